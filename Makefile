@@ -1,0 +1,102 @@
+# SPDX-License-Identifier: MIT
+#
+# inceptionn top-level build. `make` builds everything into build/;
+# `make demo` and `make check` are the two commands README.md gives.
+
+BUILD	?= build
+CC	?= gcc
+OPT	?= -O2 -g
+SAN	?=
+CSTD	:= -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
+WARN	:= -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
+CFLAGS_ALL = $(CSTD) $(WARN) $(OPT) $(SAN) -Iuserspace/codec -Iuserspace/tools \
+	-Itests/lib -MMD -MP
+LDFLAGS_ALL = $(SAN) -pthread
+
+Q	:= $(if $(V),,@)
+O	:= $(BUILD)/obj
+
+# ---- codec library --------------------------------------------------------
+CODEC_SRCS := $(addprefix userspace/codec/, chunk.c chunk_scalar.c \
+	chunk_avx2.c chunk_avx512.c container.c crc32c.c impl.c simd_tables.c \
+	tables.c)
+CODEC_OBJS := $(CODEC_SRCS:%.c=$(O)/%.o)
+LIBCODEC   := $(BUILD)/lib/libinccodec.a
+
+$(O)/userspace/codec/chunk_avx2.o: XFLAGS := -mavx2
+$(O)/userspace/codec/chunk_avx512.o: XFLAGS := -mavx2 -mavx512f -mavx512bw \
+	-mavx512vl -mavx512vbmi2
+
+# ---- programs -------------------------------------------------------------
+TOOLS :=
+BENCH :=
+TESTS := test_roundtrip
+
+BINS  := $(TOOLS:%=$(BUILD)/bin/%) $(BENCH:%=$(BUILD)/bin/%)
+TBINS := $(TESTS:%=$(BUILD)/tests/%)
+
+.PHONY: all deps check demo bench-codec clean asan fuzz
+all: $(LIBCODEC) $(BINS) $(TBINS)
+
+$(O)/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(CFLAGS_ALL) $(XFLAGS) -c $< -o $@
+
+$(LIBCODEC): $(CODEC_OBJS)
+	@mkdir -p $(dir $@)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/bin/inccodec: $(O)/userspace/tools/inccodec.o $(LIBCODEC)
+$(BUILD)/bin/inccodec-demo: $(O)/userspace/tools/inccodec-demo.o \
+	$(O)/userspace/tools/toolutil.o $(LIBCODEC)
+$(BUILD)/bin/inccodec: $(O)/userspace/tools/toolutil.o
+$(BUILD)/bin/bench-codec: $(O)/userspace/bench/bench-codec.o \
+	$(O)/userspace/tools/toolutil.o $(LIBCODEC)
+$(BUILD)/bin/bench-codec: XLIBS := -lzstd -llz4
+$(BUILD)/bin/%:
+	@mkdir -p $(dir $@)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(XLIBS) -lm
+
+$(BUILD)/tests/%: $(O)/tests/codec/%.o $(O)/tests/lib/testlib.o $(LIBCODEC)
+	@mkdir -p $(dir $@)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ -lm
+
+-include $(shell find $(O) -name '*.d' 2>/dev/null)
+
+# ---- variants -------------------------------------------------------------
+# ASan + UBSan build of the library, tools and tests.
+asan:
+	$(Q)$(MAKE) --no-print-directory BUILD=build/asan OPT="-O1 -g" \
+		SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
+		$(addprefix build/asan/,bin/inccodec $(TESTS:%=tests/%))
+
+# libFuzzer targets (clang).
+FUZZ_SAN := -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+fuzz:
+	$(Q)$(MAKE) --no-print-directory BUILD=build/fuzz CC=clang OPT="-O1 -g" \
+		SAN="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all" \
+		build/fuzz/lib/libinccodec.a build/fuzz/obj/tests/codec/fuzz_decode.o
+	$(Q)clang $(FUZZ_SAN) -o build/fuzz/fuzz_decode \
+		build/fuzz/obj/tests/codec/fuzz_decode.o build/fuzz/lib/libinccodec.a -pthread
+
+# ---- the two README commands ---------------------------------------------
+deps:
+	$(Q)scripts/install-deps.sh codec
+
+check: deps
+	$(Q)$(MAKE) --no-print-directory all asan fuzz
+	$(Q)tests/run-tests.sh
+
+demo: deps
+	$(Q)$(MAKE) --no-print-directory $(BUILD)/bin/inccodec-demo
+	$(Q)$(BUILD)/bin/inccodec-demo $(if $(DEMO_FILE),$(DEMO_FILE),../shared/gradients)
+
+bench-codec: deps
+	$(Q)$(MAKE) --no-print-directory $(BUILD)/bin/bench-codec
+	$(Q)$(BUILD)/bin/bench-codec ../shared/gradients
+
+clean:
+	rm -rf build

@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: MIT
+/*
+ * AVX2 implementation: one group (eight values, one 256-bit register) per
+ * step. Quantizes with the same integer arithmetic as the reference (the
+ * per-lane variable shifts make it exact), packs payloads with pshufb.
+ * Compiled with -mavx2; only called when the CPU has AVX2.
+ */
+#include <immintrin.h>
+
+#include "simd_tables.h"
+
+struct kq {
+	__m256i shbase;		/* 151 - k */
+	__m256i rawexp;		/* 142 - k: exponents above are RAW */
+	__m256 scale;		/* 2^(1-k) */
+};
+
+static inline void kq_init(struct kq *kq, unsigned int k)
+{
+	kq->shbase = _mm256_set1_epi32(151 - (int)k);
+	kq->rawexp = _mm256_set1_epi32(142 - (int)k);
+	kq->scale = _mm256_set1_ps(inc_scale(k));
+}
+
+static inline __m256i load2x128(const void *lo, const void *hi)
+{
+	return _mm256_inserti128_si256(
+		_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)lo)),
+		_mm_loadu_si128((const __m128i *)hi), 1);
+}
+
+static inline unsigned int group_encode(const uint8_t *in,
+					const struct kq *kq, uint8_t *dst,
+					unsigned int *size)
+{
+	const __m256i one = _mm256_set1_epi32(1);
+	__m256i x = _mm256_loadu_si256((const __m256i *)in);
+	__m256i e = _mm256_and_si256(_mm256_srli_epi32(x, 23),
+				     _mm256_set1_epi32(0xff));
+	__m256i m = _mm256_or_si256(_mm256_and_si256(x,
+					_mm256_set1_epi32(0x7fffff)),
+				    _mm256_set1_epi32(0x800000));
+	__m256i sh = _mm256_sub_epi32(kq->shbase, e);
+	/* shift counts outside 0..31 give 0, as the reference's sh >= 32 */
+	__m256i half = _mm256_sllv_epi32(one, _mm256_sub_epi32(sh, one));
+	__m256i mag = _mm256_srlv_epi32(_mm256_add_epi32(m, half), sh);
+	__m256i raw = _mm256_or_si256(_mm256_cmpgt_epi32(e, kq->rawexp),
+				      _mm256_cmpgt_epi32(mag,
+						_mm256_set1_epi32(32767)));
+	__m256i nz = _mm256_cmpgt_epi32(mag, _mm256_setzero_si256());
+	__m256i big = _mm256_cmpgt_epi32(mag, _mm256_set1_epi32(127));
+	__m256i bit0 = _mm256_or_si256(raw, _mm256_andnot_si256(big, nz));
+	__m256i bit1 = _mm256_or_si256(raw, big);
+	unsigned int lo = (unsigned int)_mm256_movemask_ps(
+				_mm256_castsi256_ps(bit0));
+	unsigned int hi = (unsigned int)_mm256_movemask_ps(
+				_mm256_castsi256_ps(bit1));
+	unsigned int tw = inc_spread8[lo] | (unsigned int)inc_spread8[hi] << 1;
+	unsigned int tb0 = tw & 0xff, tb1 = tw >> 8, s0 = inc_tagbyte_bytes[tb0];
+	/* q = sign(v) * mag; RAW lanes carry the original bits */
+	__m256i q = _mm256_sign_epi32(mag, x);
+	__m256i pay = _mm256_blendv_epi8(q, x, raw);
+	__m256i c = _mm256_shuffle_epi8(pay,
+			load2x128(inc_simd.compact[tb0], inc_simd.compact[tb1]));
+
+	inc_put16(dst, (uint16_t)tw);
+	_mm_storeu_si128((__m128i *)(dst + 2), _mm256_castsi256_si128(c));
+	_mm_storeu_si128((__m128i *)(dst + 2 + s0),
+			 _mm256_extracti128_si256(c, 1));
+	*size = 2 + s0 + inc_tagbyte_bytes[tb1];
+	return tw;
+}
+
+static inline void group_decode(unsigned int tw, const uint8_t *pl,
+				const struct kq *kq, uint8_t *out)
+{
+	unsigned int tb0 = tw & 0xff, tb1 = tw >> 8;
+	__m256i v = load2x128(pl, pl + inc_tagbyte_bytes[tb0]);
+	__m256i x = _mm256_shuffle_epi8(v, load2x128(inc_simd.expand_hi[tb0],
+						     inc_simd.expand_hi[tb1]));
+	__m256i ctl = load2x128(inc_simd.expand_ctl[tb0],
+				inc_simd.expand_ctl[tb1]);
+	__m256 f = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_srav_epi32(x, ctl)),
+				 kq->scale);
+
+	_mm256_storeu_ps((float *)out,
+			 _mm256_blendv_ps(f, _mm256_castsi256_ps(x),
+					  _mm256_castsi256_ps(ctl)));
+}
+
+static int inc_avx2_usable(void)
+{
+	if (!__builtin_cpu_supports("avx2"))
+		return 0;
+	inc_simd_tables_init();
+	return 1;
+}
+
+#define INC_LOOPS_IMPL(x)	inc_avx2_##x
+#define INC_LOOPS_NAME		"avx2"
+#include "codec_loops.h"
