@@ -23,14 +23,14 @@ CODEC_SRCS := $(addprefix userspace/codec/, chunk.c chunk_scalar.c \
 CODEC_OBJS := $(CODEC_SRCS:%.c=$(O)/%.o)
 LIBCODEC   := $(BUILD)/lib/libinccodec.a
 
-$(O)/userspace/codec/chunk_avx2.o: XFLAGS := -mavx2
+$(O)/userspace/codec/chunk_avx2.o: XFLAGS := -mavx2 -mpopcnt
 $(O)/userspace/codec/chunk_avx512.o: XFLAGS := -mavx2 -mavx512f -mavx512bw \
-	-mavx512vl -mavx512vbmi2
+	-mavx512vl -mavx512dq -mavx512vbmi2 -mbmi2 -mpopcnt
 
 # ---- programs -------------------------------------------------------------
-TOOLS :=
-BENCH :=
-TESTS := test_roundtrip
+TOOLS := inccodec inccodec-demo
+BENCH := bench-codec
+TESTS := test_exhaustive test_roundtrip test_special test_gradients test_file
 
 BINS  := $(TOOLS:%=$(BUILD)/bin/%) $(BENCH:%=$(BUILD)/bin/%)
 TBINS := $(TESTS:%=$(BUILD)/tests/%)
@@ -90,9 +90,12 @@ check: deps
 	$(Q)$(MAKE) --no-print-directory all asan fuzz
 	$(Q)tests/run-tests.sh
 
+K	?= 10
+MODE	?= sparse
+DEMO_FILE ?= ../shared/gradients
 demo: deps
 	$(Q)$(MAKE) --no-print-directory $(BUILD)/bin/inccodec-demo
-	$(Q)$(BUILD)/bin/inccodec-demo $(if $(DEMO_FILE),$(DEMO_FILE),../shared/gradients)
+	$(Q)$(BUILD)/bin/inccodec-demo -k '$(K)' --mode '$(MODE)' '$(DEMO_FILE)'
 
 bench-codec: deps
 	$(Q)$(MAKE) --no-print-directory $(BUILD)/bin/bench-codec

@@ -176,7 +176,7 @@ int ref_class(float v, unsigned int k, long *q)
 	*q = 0;
 	if (!isfinite(v))
 		return 3;
-	t = fabs((double)v) * ldexp(1.0, (int)k - 1);
+	t = fabs((double)v) * (double)(1u << (k - 1));	/* k <= 24: exact */
 	r = floor(t + 0.5);
 	if (r > 32767)
 		return 3;
@@ -195,7 +195,7 @@ uint32_t ref_decoded(uint32_t b, unsigned int k)
 		return b;
 	if (c == 0)
 		return 0;
-	return f2u((float)ldexp((double)q, 1 - (int)k));
+	return f2u((float)((double)q / (double)(1u << (k - 1))));
 }
 
 static void put_le(uint8_t **p, uint32_t v, int bytes)
@@ -206,54 +206,79 @@ static void put_le(uint8_t **p, uint32_t v, int bytes)
 		*(*p)++ = (uint8_t)(v >> (8 * i));
 }
 
-static size_t ref_group(const uint8_t *raw, size_t vals, unsigned int k,
-			uint8_t *out, unsigned int *tagword)
+void ref_classify(const uint8_t *raw, size_t n, unsigned int k,
+		  uint8_t *cls, int32_t *q)
 {
-	static const int bytes[4] = { 0, 1, 2, 4 };
-	uint8_t *p = out + 2;
-	unsigned int tw = 0;
 	size_t i;
 
-	for (i = 0; i < vals; i++) {
+	for (i = 0; i < n; i++) {
 		uint32_t b = (uint32_t)raw[4 * i] | (uint32_t)raw[4 * i + 1] << 8 |
 			     (uint32_t)raw[4 * i + 2] << 16 |
 			     (uint32_t)raw[4 * i + 3] << 24;
-		long q;
-		int c = ref_class(u2f(b), k, &q);
+		long lq;
 
-		tw |= (unsigned int)c << (2 * i);
-		put_le(&p, c == 3 ? b : (uint32_t)q, bytes[c]);
+		cls[i] = (uint8_t)ref_class(u2f(b), k, &lq);
+		q[i] = cls[i] == 3 ? (int32_t)b : (int32_t)lq;
 	}
-	out[0] = (uint8_t)tw;
-	out[1] = (uint8_t)(tw >> 8);
-	*tagword = tw;
-	return (size_t)(p - out);
+}
+
+size_t ref_encode_classified(const uint8_t *raw, size_t raw_len,
+			     const uint8_t *cls, const int32_t *q, int mode,
+			     uint8_t *out)
+{
+	static const int bytes[4] = { 0, 1, 2, 4 };
+	size_t n = raw_len / 4, ngroups = (n + 7) / 8, s, g, i, len = 0;
+
+	/* segments of 8 groups: [mask] [tag words] [payloads] */
+	for (s = 0; s < ngroups; s += 8) {
+		size_t sg = ngroups - s < 8 ? ngroups - s : 8;
+		uint8_t payload[8][32], *p;
+		size_t plen[8];
+		unsigned int tw[8], mask = 0;
+
+		for (g = 0; g < sg; g++) {
+			size_t first = 8 * (s + g);
+			size_t vals = n - first < 8 ? n - first : 8;
+
+			tw[g] = 0;
+			p = payload[g];
+			for (i = 0; i < vals; i++) {
+				tw[g] |= (unsigned int)cls[first + i] << (2 * i);
+				put_le(&p, (uint32_t)q[first + i],
+				       bytes[cls[first + i]]);
+			}
+			plen[g] = (size_t)(p - payload[g]);
+			/* paper: every group; sparse: groups not all ZERO */
+			if (mode == 1 || tw[g])
+				mask |= 1u << g;
+		}
+		if (mode == 2)
+			out[len++] = (uint8_t)mask;
+		for (g = 0; g < sg; g++) {
+			if (mask >> g & 1) {
+				out[len++] = (uint8_t)tw[g];
+				out[len++] = (uint8_t)(tw[g] >> 8);
+			}
+		}
+		for (g = 0; g < sg; g++) {
+			if (mask >> g & 1) {
+				memcpy(out + len, payload[g], plen[g]);
+				len += plen[g];
+			}
+		}
+	}
+	memcpy(out + len, raw + 4 * n, raw_len & 3);
+	return len + (raw_len & 3);
 }
 
 size_t ref_encode_body(const uint8_t *raw, size_t raw_len, unsigned int k,
 		       int mode, uint8_t *out)
 {
-	size_t n = raw_len / 4, ngroups = (n + 7) / 8, g, len = 0;
-	size_t mask_at = 0;
+	uint8_t cls[2304];
+	int32_t q[2304];
 
-	for (g = 0; g < ngroups; g++) {
-		size_t vals = n - 8 * g < 8 ? n - 8 * g : 8;
-		unsigned int tw;
-		size_t sz;
-
-		if (mode == 2 && g % 8 == 0) {
-			mask_at = len;
-			out[len++] = 0;
-		}
-		sz = ref_group(raw + 32 * g, vals, k, out + len, &tw);
-		if (mode == 2 && tw == 0)
-			continue;	/* elided: the mask bit stays 0 */
-		if (mode == 2)
-			out[mask_at] |= (uint8_t)(1u << (g % 8));
-		len += sz;
-	}
-	memcpy(out + len, raw + 4 * n, raw_len & 3);
-	return len + (raw_len & 3);
+	ref_classify(raw, raw_len / 4, k, cls, q);
+	return ref_encode_classified(raw, raw_len, cls, q, mode, out);
 }
 
 size_t t_check_bound(const uint8_t *orig, const uint8_t *dec, size_t len,

@@ -37,8 +37,15 @@ uint8_t *t_read_file(const char *path, size_t *len);
 int ref_class(float v, unsigned int k, long *q);
 /* Expected decoded value bits for the float with bits b. */
 uint32_t ref_decoded(uint32_t b, unsigned int k);
-/* Body of a chunk in mode 1 (paper) or 2 (sparse); returns its length.
- * out must hold 10000 bytes. */
+/* Classes and payload integers (q, or the raw bits) of n values. */
+void ref_classify(const uint8_t *raw, size_t n, unsigned int k,
+		  uint8_t *cls, int32_t *q);
+/* Body of a chunk in mode 1 (paper) or 2 (sparse) from those; returns its
+ * length. out must hold 10000 bytes. */
+size_t ref_encode_classified(const uint8_t *raw, size_t raw_len,
+			     const uint8_t *cls, const int32_t *q, int mode,
+			     uint8_t *out);
+/* Both in one (raw_len <= 9216). */
 size_t ref_encode_body(const uint8_t *raw, size_t raw_len, unsigned int k,
 		       int mode, uint8_t *out);
 /* Check decoded bytes against the original: every finite value within

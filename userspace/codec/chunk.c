@@ -72,7 +72,8 @@ int inc_chunk_encode(const void *raw, size_t raw_len, unsigned int k,
 	if (mode == INC_MODE_STORED) {
 		if (dst_cap < raw_len)
 			return -INC_ENOSPC;
-		memcpy(dst, raw, raw_len);
+		if (raw_len)
+			memcpy(dst, raw, raw_len);
 		*body_len = raw_len;
 		return 0;
 	}
@@ -85,7 +86,8 @@ int inc_chunk_encode(const void *raw, size_t raw_len, unsigned int k,
 		return -INC_ENOSPC;
 	if (out != dst)
 		memcpy(dst, out, len);
-	memcpy((uint8_t *)dst + len, in + 4 * n, tail);
+	if (tail)
+		memcpy((uint8_t *)dst + len, in + 4 * n, tail);
 	*body_len = len + tail;
 	return 0;
 }
@@ -100,7 +102,8 @@ static int decode(const struct inc_impl *im, const uint8_t *body,
 	if (mode == INC_MODE_STORED) {
 		if (body_len != raw_len)
 			return -INC_ECORRUPT;
-		memcpy(dst, body, raw_len);
+		if (raw_len)
+			memcpy(dst, body, raw_len);
 		if (hist)
 			hist->stored += n;
 		return 0;
@@ -113,7 +116,8 @@ static int decode(const struct inc_impl *im, const uint8_t *body,
 		return err;
 	if (used != body_len - tail)
 		return -INC_ECORRUPT;	/* bytes the groups do not account for */
-	memcpy(dst + 4 * n, body + used, tail);
+	if (tail)
+		memcpy(dst + 4 * n, body + used, tail);
 	return 0;
 }
 

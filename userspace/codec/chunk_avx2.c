@@ -7,9 +7,11 @@
  */
 #include <immintrin.h>
 
+#include "simd_offsets.h"
 #include "simd_tables.h"
 
 struct kq {
+	__m256i zeroexp;	/* (127 - k) << 23: |bits| below is ZERO */
 	__m256i shbase;		/* 151 - k */
 	__m256i rawexp;		/* 142 - k: exponents above are RAW */
 	__m256 scale;		/* 2^(1-k) */
@@ -17,6 +19,7 @@ struct kq {
 
 static inline void kq_init(struct kq *kq, unsigned int k)
 {
+	kq->zeroexp = _mm256_set1_epi32((127 - (int)k) << 23);
 	kq->shbase = _mm256_set1_epi32(151 - (int)k);
 	kq->rawexp = _mm256_set1_epi32(142 - (int)k);
 	kq->scale = _mm256_set1_ps(inc_scale(k));
@@ -30,7 +33,7 @@ static inline __m256i load2x128(const void *lo, const void *hi)
 }
 
 static inline unsigned int group_encode(const uint8_t *in,
-					const struct kq *kq, uint8_t *dst,
+					const struct kq *kq, uint8_t *pay,
 					unsigned int *size)
 {
 	const __m256i one = _mm256_set1_epi32(1);
@@ -59,16 +62,44 @@ static inline unsigned int group_encode(const uint8_t *in,
 	unsigned int tb0 = tw & 0xff, tb1 = tw >> 8, s0 = inc_tagbyte_bytes[tb0];
 	/* q = sign(v) * mag; RAW lanes carry the original bits */
 	__m256i q = _mm256_sign_epi32(mag, x);
-	__m256i pay = _mm256_blendv_epi8(q, x, raw);
-	__m256i c = _mm256_shuffle_epi8(pay,
+	__m256i v = _mm256_blendv_epi8(q, x, raw);
+	__m256i c = _mm256_shuffle_epi8(v,
 			load2x128(inc_simd.compact[tb0], inc_simd.compact[tb1]));
 
-	inc_put16(dst, (uint16_t)tw);
-	_mm_storeu_si128((__m128i *)(dst + 2), _mm256_castsi256_si128(c));
-	_mm_storeu_si128((__m128i *)(dst + 2 + s0),
+	_mm_storeu_si128((__m128i *)pay, _mm256_castsi256_si128(c));
+	_mm_storeu_si128((__m128i *)(pay + s0),
 			 _mm256_extracti128_si256(c, 1));
-	*size = 2 + s0 + inc_tagbyte_bytes[tb1];
+	*size = s0 + inc_tagbyte_bytes[tb1];
 	return tw;
+}
+
+/* ZERO is exactly |v| < 2^-k, i.e. an exponent field below 127 - k. */
+static inline uint32_t group_encode2(const uint8_t *a, const uint8_t *b,
+				     const struct kq *kq, uint8_t *pay,
+				     unsigned int *size)
+{
+	unsigned int sa, sb, ta = group_encode(a, kq, pay, &sa);
+	unsigned int tb = group_encode(b, kq, pay + sa, &sb);
+
+	*size = sa + sb;
+	return ta | tb << 16;
+}
+
+static inline unsigned int segment_present(const uint8_t *in,
+					   const struct kq *kq)
+{
+	const __m256i absmask = _mm256_set1_epi32(0x7fffffff);
+	const __m256i thr = _mm256_sub_epi32(kq->zeroexp, _mm256_set1_epi32(1));
+	unsigned int present = 0, j;
+
+	for (j = 0; j < INC_SEGMENT_GROUPS; j++) {
+		__m256i x = _mm256_loadu_si256((const __m256i *)(in + 32 * j));
+		__m256i nz = _mm256_cmpgt_epi32(_mm256_and_si256(x, absmask),
+						thr);
+
+		present |= (unsigned int)!_mm256_testz_si256(nz, nz) << j;
+	}
+	return present;
 }
 
 static inline void group_decode(unsigned int tw, const uint8_t *pl,
@@ -86,6 +117,13 @@ static inline void group_decode(unsigned int tw, const uint8_t *pl,
 	_mm256_storeu_ps((float *)out,
 			 _mm256_blendv_ps(f, _mm256_castsi256_ps(x),
 					  _mm256_castsi256_ps(ctl)));
+}
+
+static inline void group_decode2(uint32_t tw2, const uint8_t *pay,
+				 const struct kq *kq, uint8_t *oa, uint8_t *ob)
+{
+	group_decode(tw2 & 0xffff, pay, kq, oa);
+	group_decode(tw2 >> 16, pay + inc_tagword_bytes(tw2 & 0xffff), kq, ob);
 }
 
 static int inc_avx2_usable(void)

@@ -18,10 +18,10 @@ static inline void kq_init(struct kq *kq, unsigned int k)
 }
 
 static inline unsigned int group_encode(const uint8_t *in,
-					const struct kq *kq, uint8_t *dst,
+					const struct kq *kq, uint8_t *pay,
 					unsigned int *size)
 {
-	uint8_t *p = dst + 2;
+	uint8_t *p = pay;
 	unsigned int tw = 0, i;
 
 	for (i = 0; i < INC_GROUP_VALUES; i++) {
@@ -46,9 +46,32 @@ static inline unsigned int group_encode(const uint8_t *in,
 			break;
 		}
 	}
-	inc_put16(dst, (uint16_t)tw);
-	*size = (unsigned int)(p - dst);
+	*size = (unsigned int)(p - pay);
 	return tw;
+}
+
+static inline uint32_t group_encode2(const uint8_t *a, const uint8_t *b,
+				     const struct kq *kq, uint8_t *pay,
+				     unsigned int *size)
+{
+	unsigned int sa, sb, ta = group_encode(a, kq, pay, &sa);
+	unsigned int tb = group_encode(b, kq, pay + sa, &sb);
+
+	*size = sa + sb;
+	return ta | tb << 16;
+}
+
+static inline unsigned int segment_present(const uint8_t *in,
+					   const struct kq *kq)
+{
+	unsigned int present = 0, i;
+	int32_t q;
+
+	for (i = 0; i < INC_SEGMENT_GROUPS * INC_GROUP_VALUES; i++)
+		if (inc_classify_inline(inc_get32(in + 4 * i), kq->k, &q) !=
+		    INC_CLASS_ZERO)
+			present |= 1u << (i / INC_GROUP_VALUES);
+	return present;
 }
 
 static inline uint32_t dequant(enum inc_class c, int32_t q, uint32_t raw,
@@ -83,6 +106,28 @@ static inline void group_decode(unsigned int tw, const uint8_t *pl,
 		pl += inc_class_bytes[c];
 		inc_put32(out + 4 * i, dequant(c, q, raw, kq->scale));
 	}
+}
+
+static inline void group_decode2(uint32_t tw2, const uint8_t *pay,
+				 const struct kq *kq, uint8_t *oa, uint8_t *ob)
+{
+	group_decode(tw2 & 0xffff, pay, kq, oa);
+	group_decode(tw2 >> 16, pay + inc_tagword_bytes(tw2 & 0xffff), kq, ob);
+}
+
+static inline unsigned int segment_offsets(const uint8_t *tags,
+					   unsigned int cnt, uint16_t *off)
+{
+	unsigned int i, nul = 0;
+
+	off[0] = 0;
+	for (i = 0; i < cnt; i++) {
+		unsigned int tw = inc_get16(tags + 2 * i);
+
+		nul |= !tw;
+		off[i + 1] = (uint16_t)(off[i] + inc_tagword_bytes(tw));
+	}
+	return nul;
 }
 
 static int inc_scalar_usable(void)

@@ -10,11 +10,9 @@
 
 #include "inccodec.h"
 
-/* Largest encoded group: a 2-byte tag word and eight 4-byte payloads. */
-#define INC_GROUP_MAX_BYTES	(2 + 4 * INC_GROUP_VALUES)
 /*
- * Encoders may store up to INC_GROUP_MAX_BYTES at the start of any group,
- * even a short last group, so their buffer is this much over the bound.
+ * Encoders may store 32 bytes at the start of any group's payload, even a
+ * short last group's, so their buffer is this much over the bound.
  */
 #define INC_ENC_SLACK		32
 /* Groups of the largest chunk, and the largest encoded chunk body. */
@@ -106,14 +104,15 @@ static inline uint32_t inc_f2u(float f)
 	return u;
 }
 
-/* Payload bytes of a tag word's eight values. */
+/*
+ * Payload bytes of a tag word's eight values: tags 1, 2, 3 take 1, 2, 4
+ * bytes, i.e. (low bit) + 2 * (high bit) + (both bits).
+ */
 static inline unsigned int inc_tagword_bytes(unsigned int tw)
 {
-	unsigned int n = 0, i;
-
-	for (i = 0; i < INC_GROUP_VALUES; i++)
-		n += inc_class_bytes[(tw >> (2 * i)) & 3];
-	return n;
+	return (unsigned int)(__builtin_popcount(tw & 0x5555) +
+			      2 * __builtin_popcount(tw & 0xaaaa) +
+			      __builtin_popcount(tw & tw >> 1 & 0x5555));
 }
 
 /*

@@ -1,64 +1,105 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The chunk loops, shared by every implementation. An implementation file
- * defines two static inline functions and then includes this file:
+ * defines these static inline functions and then includes this file:
  *
  *   unsigned int group_encode(const uint8_t *in, const struct kq *kq,
- *                             uint8_t *dst, unsigned int *size);
- *	Encode the 8 values at in (32 bytes); store the tag word and the
- *	payloads at dst (it may store up to INC_GROUP_MAX_BYTES there), set
- *	*size to the group's encoded length and return the tag word.
+ *                             uint8_t *pay, unsigned int *size);
+ *	Classify the 8 values at in (32 bytes), store their payloads packed
+ *	at pay (it may store up to 32 bytes there, whatever the size), set
+ *	*size to the payload bytes and return the tag word.
  *
- *   void group_decode(unsigned int tw, const uint8_t *payload,
+ *   uint32_t group_encode2(const uint8_t *a, const uint8_t *b,
+ *                          const struct kq *kq, uint8_t *pay,
+ *                          unsigned int *size);
+ *	The same for two groups at once (a and b need not be adjacent):
+ *	payloads of a then b packed at pay (up to 64 bytes stored); returns
+ *	a's tag word | b's << 16.
+ *
+ *   unsigned int segment_present(const uint8_t *in, const struct kq *kq);
+ *	For the 8 groups at in (256 bytes): bit j set when group j has a
+ *	value that is not ZERO.
+ *
+ *   unsigned int segment_offsets(const uint8_t *tags, unsigned int cnt,
+ *                                uint16_t *off);
+ *	For the cnt (0..8) tag words at tags (16 bytes readable there):
+ *	off[i] = payload bytes of tag words 0..i-1, for i = 0..cnt (off has
+ *	room for 9); returns non-zero if any of the cnt tag words is 0.
+ *
+ *   void group_decode(unsigned int tw, const uint8_t *pay,
  *                     const struct kq *kq, uint8_t *out);
- *	Decode the 8 values of tag word tw whose payloads start at payload
- *	(32 bytes readable there, whatever the group's size) into out
- *	(32 bytes).
+ *	Decode the 8 values of tag word tw whose payloads start at pay (32
+ *	bytes readable there, whatever the group's size) into out (32 bytes).
  *
- * This file owns the layout around the groups: segments and their masks in
- * sparse mode, the short last group, and every check a decoder makes.
+ *   void group_decode2(uint32_t tw2, const uint8_t *pay, const struct kq *kq,
+ *                      uint8_t *oa, uint8_t *ob);
+ *	The same for two groups whose payloads follow each other at pay (64
+ *	bytes readable there): tag words tw2 & 0xffff and tw2 >> 16.
+ *
+ * This file owns the layout around the groups (docs/codec.md, sections 4-6):
+ * segments of 8 groups, each [mask] [tag words] [payloads]; the short last
+ * segment and group; and every check a decoder makes.
  */
 #ifndef INC_LOOPS_IMPL
 #error "define INC_LOOPS_IMPL before including codec_loops.h"
 #endif
 
+#define SEG_VALUES	(INC_SEGMENT_GROUPS * INC_GROUP_VALUES)
+#define GROUP_BYTES	(4 * INC_GROUP_VALUES)
+
 static size_t INC_LOOPS_IMPL(encode)(const uint8_t *raw, size_t n,
 				     unsigned int k, int sparse, uint8_t *dst)
 {
 	struct kq kq;
-	size_t ngroups = (n + INC_GROUP_VALUES - 1) / INC_GROUP_VALUES;
-	size_t g = 0;
+	size_t v0;
 	uint8_t *p = dst;
-	uint8_t pad[4 * INC_GROUP_VALUES];
+	uint8_t pad[4 * SEG_VALUES];
 
 	kq_init(&kq, k);
-	while (g < ngroups) {
-		size_t sg = sparse ? INC_MIN(INC_SEGMENT_GROUPS, ngroups - g)
-				   : ngroups - g;
-		uint8_t *maskp = p;
-		unsigned int mask = 0, i;
+	for (v0 = 0; v0 < n; v0 += SEG_VALUES) {
+		const uint8_t *in = raw + 4 * v0;
+		size_t vals = INC_MIN(SEG_VALUES, n - v0);
+		unsigned int sg = (unsigned int)(vals + INC_GROUP_VALUES - 1) /
+				  INC_GROUP_VALUES;
+		unsigned int present, j;
+		uint8_t *tags, *pay;
 
-		p += sparse;
-		for (i = 0; i < sg; i++, g++) {
-			const uint8_t *in = raw + 4 * INC_GROUP_VALUES * g;
-			size_t vals = INC_MIN(INC_GROUP_VALUES,
-					      n - INC_GROUP_VALUES * g);
-			unsigned int size, tw;
-
-			if (vals < INC_GROUP_VALUES) {
-				/* +0.0 pads the short group: tag 0, no bytes */
-				memset(pad, 0, sizeof(pad));
-				memcpy(pad, in, 4 * vals);
-				in = pad;
-			}
-			tw = group_encode(in, &kq, p, &size);
-			if (sparse && !tw)
-				continue;
-			mask |= 1u << i;
-			p += size;
+		if (vals < SEG_VALUES) {
+			/* +0.0 pads the short segment: ZERO, absent in sparse */
+			memset(pad, 0, sizeof(pad));
+			memcpy(pad, in, 4 * vals);
+			in = pad;
 		}
-		if (sparse)
-			*maskp = (uint8_t)mask;
+		if (sparse) {
+			present = segment_present(in, &kq);
+			*p++ = (uint8_t)present;
+		} else {
+			present = (1u << sg) - 1;
+		}
+		tags = p;
+		pay = p + 2 * __builtin_popcount(present);
+		/* the present groups, two at a time */
+		while (present) {
+			unsigned int size, a = (unsigned int)__builtin_ctz(present);
+			uint32_t tw;
+
+			present &= present - 1;
+			if (!present) {
+				tw = group_encode(in + GROUP_BYTES * a, &kq, pay,
+						  &size);
+				inc_put16(tags, (uint16_t)tw);
+				pay += size;
+				break;
+			}
+			j = (unsigned int)__builtin_ctz(present);
+			present &= present - 1;
+			tw = group_encode2(in + GROUP_BYTES * a,
+					   in + GROUP_BYTES * j, &kq, pay, &size);
+			inc_put32(tags, tw);
+			tags += 4;
+			pay += size;
+		}
+		p = pay;
 	}
 	return (size_t)(p - dst);
 }
@@ -72,75 +113,135 @@ static void hist_group(struct inc_hist *h, unsigned int tw, size_t vals)
 	h->groups++;
 }
 
+/* Largest segment: mask, 8 tag words, 8 full payloads. */
+#define SEG_MAX_BYTES	(1 + 2 * INC_SEGMENT_GROUPS + 8 * GROUP_BYTES)
+/* Bytes a fast segment decode may read past the end of the segment. */
+#define OVERREAD	64
+
+static inline __attribute__((always_inline)) int
+decode_body(const uint8_t *body, size_t body_len, size_t n, unsigned int k,
+	    int sparse, uint8_t *dst, size_t *used, struct inc_hist *hist)
+{
+	struct kq kq;
+	size_t v0, done = 0;	/* body bytes consumed before the tail copy */
+	int in_tail = 0;
+	const uint8_t *p = body, *end = body + body_len;
+	uint8_t pad[GROUP_BYTES + 32], tmp[GROUP_BYTES];
+	/* the last bytes of the body, with room to read past them */
+	uint8_t tail[SEG_MAX_BYTES + 2 * OVERREAD];
+
+	kq_init(&kq, k);
+	for (v0 = 0; v0 < n; v0 += SEG_VALUES) {
+		size_t vals = INC_MIN(SEG_VALUES, n - v0);
+		unsigned int sg = (unsigned int)(vals + INC_GROUP_VALUES - 1) /
+				  INC_GROUP_VALUES;
+		unsigned int present = (1u << sg) - 1, cnt, i, j;
+		/* values in the last group of this segment */
+		unsigned int last = (unsigned int)(vals - INC_GROUP_VALUES * (sg - 1));
+		uint16_t off[INC_SEGMENT_GROUPS + 1];
+		const uint8_t *pay;
+		uint8_t *out = dst + 4 * v0;
+
+		if (!in_tail && (size_t)(end - p) < SEG_MAX_BYTES + OVERREAD) {
+			/*
+			 * From here on, decode from a zero-padded copy, so
+			 * that every segment may be read OVERREAD bytes past
+			 * its end, as the ones before were.
+			 */
+			done = (size_t)(p - body);
+			memcpy(tail, p, (size_t)(end - p));
+			memset(tail + (end - p), 0, sizeof(tail) - (size_t)(end - p));
+			end = tail + (end - p);
+			p = tail;
+			in_tail = 1;
+		}
+		if (sparse) {
+			if (p == end)
+				return -INC_ECORRUPT;
+			present = *p++;
+			if (present >> sg)	/* bits past the last group */
+				return -INC_ECORRUPT;
+		}
+		cnt = (unsigned int)__builtin_popcount(present);
+		if ((size_t)(end - p) < 2 * cnt)
+			return -INC_ECORRUPT;
+		pay = p + 2 * cnt;
+		/* each present group's payload offset: a prefix sum */
+		if (segment_offsets(p, cnt, off) && sparse)
+			return -INC_ECORRUPT;	/* present groups are never all ZERO */
+		if (last < INC_GROUP_VALUES && present >> (sg - 1) &&
+		    inc_get16(p + 2 * (cnt - 1)) >> (2 * last))
+			return -INC_ECORRUPT;	/* a tag on padding */
+		if ((size_t)(end - pay) < off[cnt])
+			return -INC_ECORRUPT;
+		if (!hist && vals == SEG_VALUES) {
+			/* 8 full groups, readable OVERREAD bytes past the end */
+			unsigned int absent = ~present & 0xff;
+
+			while (absent) {
+				j = (unsigned int)__builtin_ctz(absent);
+				absent &= absent - 1;
+				memset(out + GROUP_BYTES * j, 0, GROUP_BYTES);
+			}
+			for (i = 0; i + 1 < cnt; i += 2) {
+				unsigned int a = (unsigned int)__builtin_ctz(present);
+
+				present &= present - 1;
+				j = (unsigned int)__builtin_ctz(present);
+				present &= present - 1;
+				group_decode2(inc_get32(p + 2 * i), pay + off[i],
+					      &kq, out + GROUP_BYTES * a,
+					      out + GROUP_BYTES * j);
+			}
+			if (i < cnt)
+				group_decode(inc_get16(p + 2 * i), pay + off[i], &kq,
+					     out + GROUP_BYTES *
+					     __builtin_ctz(present));
+			p = pay + off[cnt];
+			continue;
+		}
+		for (i = 0, j = 0; j < sg; j++) {
+			unsigned int gv = j == sg - 1 ? last : INC_GROUP_VALUES;
+			uint8_t *o = out + GROUP_BYTES * j;
+			unsigned int tw = inc_get16(p + 2 * i);
+
+			if (!(present >> j & 1)) {
+				memset(o, 0, 4 * gv);
+				if (hist) {
+					hist_group(hist, 0, gv);
+					hist->zero_groups++;
+				}
+				continue;
+			}
+			if (hist)
+				hist_group(hist, tw, gv);
+			if (gv == INC_GROUP_VALUES) {
+				group_decode(tw, pay + off[i], &kq, o);
+			} else {
+				/* the short last group: decode a padded copy */
+				memset(pad, 0, sizeof(pad));
+				memcpy(pad, pay + off[i], off[i + 1] - off[i]);
+				group_decode(tw, pad, &kq, tmp);
+				memcpy(o, tmp, 4 * gv);
+			}
+			i++;
+		}
+		p = pay + off[cnt];
+	}
+	*used = in_tail ? done + (size_t)(p - tail) : (size_t)(p - body);
+	return 0;
+}
+
 static int INC_LOOPS_IMPL(decode)(const uint8_t *body, size_t body_len,
 				  size_t n, unsigned int k, int sparse,
 				  uint8_t *dst, size_t *used,
 				  struct inc_hist *hist)
 {
-	struct kq kq;
-	size_t ngroups = (n + INC_GROUP_VALUES - 1) / INC_GROUP_VALUES;
-	size_t g = 0;
-	const uint8_t *p = body, *end = body + body_len;
-	uint8_t pad[INC_GROUP_MAX_BYTES];
-	uint8_t tmp[4 * INC_GROUP_VALUES];
-
-	kq_init(&kq, k);
-	while (g < ngroups) {
-		size_t sg = sparse ? INC_MIN(INC_SEGMENT_GROUPS, ngroups - g)
-				   : ngroups - g;
-		unsigned int mask = ~0u;
-		size_t i;
-
-		if (sparse) {
-			if (p == end)
-				return -INC_ECORRUPT;
-			mask = *p++;
-			if (mask >> sg)	/* bits past the last group */
-				return -INC_ECORRUPT;
-		}
-		for (i = 0; i < sg; i++, g++) {
-			uint8_t *out = dst + 4 * INC_GROUP_VALUES * g;
-			size_t vals = INC_MIN(INC_GROUP_VALUES,
-					      n - INC_GROUP_VALUES * g);
-			size_t size;
-			unsigned int tw;
-
-			if (!(mask >> i & 1)) {
-				memset(out, 0, 4 * vals);
-				if (hist) {
-					hist_group(hist, 0, vals);
-					hist->zero_groups++;
-				}
-				continue;
-			}
-			if (end - p < 2)
-				return -INC_ECORRUPT;
-			tw = inc_get16(p);
-			if (sparse && !tw)	/* a present group is never all zero */
-				return -INC_ECORRUPT;
-			if (vals < INC_GROUP_VALUES && tw >> (2 * vals))
-				return -INC_ECORRUPT;	/* tag on padding */
-			size = 2 + inc_tagbyte_bytes[tw & 0xff] +
-			       inc_tagbyte_bytes[tw >> 8];
-			if (size > (size_t)(end - p))
-				return -INC_ECORRUPT;
-			if (hist)
-				hist_group(hist, tw, vals);
-			if (vals == INC_GROUP_VALUES &&
-			    end - p >= INC_GROUP_MAX_BYTES) {
-				group_decode(tw, p + 2, &kq, out);
-			} else {
-				/* near the end: decode from a padded copy */
-				memset(pad, 0, sizeof(pad));
-				memcpy(pad, p, size);
-				group_decode(tw, pad + 2, &kq, tmp);
-				memcpy(out, tmp, 4 * vals);
-			}
-			p += size;
-		}
-	}
-	*used = (size_t)(p - body);
-	return 0;
+	/* one copy without statistics for speed, one with */
+	if (hist)
+		return decode_body(body, body_len, n, k, sparse, dst, used,
+				   hist);
+	return decode_body(body, body_len, n, k, sparse, dst, used, NULL);
 }
 
 const struct inc_impl INC_LOOPS_IMPL(impl) = {
@@ -149,3 +250,8 @@ const struct inc_impl INC_LOOPS_IMPL(impl) = {
 	.encode = INC_LOOPS_IMPL(encode),
 	.decode = INC_LOOPS_IMPL(decode),
 };
+
+#undef SEG_VALUES
+#undef GROUP_BYTES
+#undef SEG_MAX_BYTES
+#undef OVERREAD

@@ -24,7 +24,7 @@ static int chunk_bytes_ok(uint64_t cb)
 
 static uint64_t n_chunks(uint64_t raw_bytes, unsigned int cb)
 {
-	return (raw_bytes + cb - 1) / cb;
+	return raw_bytes / cb + (raw_bytes % cb != 0);	/* no overflow */
 }
 
 size_t inc_compress_bound(size_t raw_len, unsigned int chunk_bytes)
@@ -145,8 +145,9 @@ int inc_file_info(const void *src, size_t src_len, struct inc_file_info *fi)
 }
 
 /*
- * Check the record of chunk i at *off: header fields against the file
- * header, length, CRC. On success *h describes it and *off points past it.
+ * Check the record of chunk i at *off: length, CRC, then the header fields
+ * against the file header. On success *h describes it and *off points past
+ * it.
  */
 static int next_chunk(const uint8_t *in, size_t len, size_t *off,
 		      const struct inc_file_info *fi, uint64_t i,
@@ -154,25 +155,24 @@ static int next_chunk(const uint8_t *in, size_t len, size_t *off,
 {
 	uint64_t want = INC_MIN((uint64_t)fi->chunk_bytes,
 				fi->raw_bytes - i * fi->chunk_bytes);
-	size_t o = *off;
+	size_t o = *off, body_len;
 	int err;
 
 	if (len - o < INC_CHUNK_HDR_BYTES)
 		return -INC_ETRUNC;
+	body_len = inc_get16(in + o + 4);
+	if (len - o - INC_CHUNK_HDR_BYTES < body_len + INC_FILE_CRC_BYTES)
+		return -INC_ETRUNC;
+	if (inc_get32(in + o + INC_CHUNK_HDR_BYTES + body_len) !=
+	    inc_crc32c(0, in + o, INC_CHUNK_HDR_BYTES + body_len))
+		return -INC_ECHECKSUM;
 	err = inc_chunk_hdr_parse(in + o, h);
 	if (err)
 		return err;
 	if (h->raw_len != want || h->k != fi->k ||
 	    (h->mode != fi->mode && h->mode != INC_MODE_STORED))
 		return -INC_ECORRUPT;
-	if (len - o - INC_CHUNK_HDR_BYTES < (size_t)h->body_len +
-	    INC_FILE_CRC_BYTES)
-		return -INC_ETRUNC;
-	o += INC_CHUNK_HDR_BYTES + h->body_len;
-	if (inc_get32(in + o) != inc_crc32c(0, in + *off,
-					    INC_CHUNK_HDR_BYTES + h->body_len))
-		return -INC_ECHECKSUM;
-	*off = o + INC_FILE_CRC_BYTES;
+	*off = o + INC_CHUNK_HDR_BYTES + body_len + INC_FILE_CRC_BYTES;
 	return 0;
 }
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * Run-time choice among the implementations: the fastest one this CPU can
- * run, unless INC_CODEC_IMPL or inc_impl_select() says otherwise.
+ * run, unless INC_CODEC_IMPL (for the process) or inc_impl_select() (for
+ * the calling thread) says otherwise.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -16,7 +17,9 @@ static const struct inc_impl *const all_impls[] = {
 };
 #define N_IMPLS (sizeof(all_impls) / sizeof(all_impls[0]))
 
-static const struct inc_impl *best, *current;
+static const struct inc_impl *best, *process_default;
+/* inc_impl_select() applies to the calling thread only */
+static _Thread_local const struct inc_impl *thread_choice;
 static const char *usable_names[N_IMPLS + 1];
 static pthread_once_t impl_once = PTHREAD_ONCE_INIT;
 
@@ -43,15 +46,17 @@ static void impl_init(void)
 			usable_names[n++] = all_impls[i]->name;
 		}
 	}
-	current = best;
+	process_default = best;
 	if (env && *env && find(env))
-		current = find(env);
+		process_default = find(env);
 }
 
 const struct inc_impl *inc_impl_current(void)
 {
+	if (thread_choice)
+		return thread_choice;
 	pthread_once(&impl_once, impl_init);
-	return current;
+	return process_default;
 }
 
 const char *inc_impl_name(void)
@@ -69,7 +74,7 @@ int inc_impl_select(const char *name)
 	im = find(name);
 	if (!im)
 		return -INC_EUNSUPP;
-	current = im;
+	thread_choice = im;
 	return 0;
 }
 

@@ -158,8 +158,8 @@ int inc_file_hist(const void *src, size_t src_len, struct inc_hist *h);
  * the fastest available, or the INC_CODEC_IMPL environment variable.
  */
 const char *inc_impl_name(void);
-/* Select by name ("scalar", "avx2", "avx512", "auto"); -INC_EUNSUPP if
- * this CPU cannot run it. */
+/* Select by name ("scalar", "avx2", "avx512", "auto") for the calling
+ * thread; -INC_EUNSUPP if this CPU cannot run it. */
 int inc_impl_select(const char *name);
 /* Names this CPU can run, best last; NULL-terminated. */
 const char *const *inc_impl_list(void);

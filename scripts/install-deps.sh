@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+#
+# Install the Debian packages a part of the project needs, if missing.
+# usage: scripts/install-deps.sh GROUP...   (groups: codec)
+# Idempotent: when everything is present it installs nothing and does not
+# touch the network; otherwise it runs `apt-get update` once, then installs
+# only what is missing.
+set -euo pipefail
+
+declare -A GROUP=(
+	[codec]="make gcc clang libclang-rt-14-dev libzstd-dev liblz4-dev"
+)
+
+[ $# -gt 0 ] || { echo "usage: $0 GROUP... (${!GROUP[*]})" >&2; exit 2; }
+want=()
+for g in "$@"; do
+	[ -n "${GROUP[$g]:-}" ] || { echo "$0: unknown group '$g' (${!GROUP[*]})" >&2; exit 2; }
+	# shellcheck disable=SC2206
+	want+=(${GROUP[$g]})
+done
+
+missing=()
+for p in "${want[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+		missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "installing: ${missing[*]}"
+SUDO=
+if [ "$(id -u)" -ne 0 ]; then
+	command -v sudo >/dev/null || {
+		echo "$0: need root (or sudo) to install: ${missing[*]}" >&2
+		exit 1
+	}
+	SUDO=sudo
+fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -q
+$SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"

@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+#
+# Runs every test suite of `make check` and sums their TAP results.
+# usage: tests/run-tests.sh [SUITE-PATTERN]    (e.g. 'codec/*', '*asan*')
+# The last line is "N passed, N failed": N counts TAP test points; a suite
+# that exits non-zero without a failing test point counts as one failure.
+set -u
+cd "$(dirname "$0")/.."
+BUILD=${BUILD:-build}
+FUZZ_SECONDS=${FUZZ_SECONDS:-60}
+pattern=${1:-*}
+logs=$BUILD/test-logs
+mkdir -p "$logs"
+
+passed=0 failed=0 skipped=0
+failed_suites=()
+
+suite() {
+	local name=$1 log rc p f s t0 t1
+	shift
+	# shellcheck disable=SC2053
+	[[ $name == $pattern ]] || return 0
+	log=$logs/${name//\//_}.log
+	t0=$(date +%s.%N)
+	"$@" >"$log" 2>&1
+	rc=$?
+	t1=$(date +%s.%N)
+	p=$(grep -E '^ok [0-9]+' "$log" | grep -vc '# SKIP')
+	s=$(grep -cE '^ok [0-9]+ # SKIP' "$log")
+	f=$(grep -cE '^not ok [0-9]+' "$log")
+	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+		f=1	# crashed, or failed before any test point
+	fi
+	if [ "$rc" -eq 0 ] && [ $((p + f + s)) -eq 0 ]; then
+		p=1	# a suite without TAP output passes by its exit status
+	fi
+	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
+	if [ "$f" -ne 0 ]; then
+		failed_suites+=("$name")
+		printf 'FAIL  %-28s %4d passed %3d failed %3d skipped %6.1fs  (log: %s)\n' \
+			"$name" "$p" "$f" "$s" "$(awk "BEGIN { print $t1 - $t0 }")" "$log"
+		grep -E '^not ok|^# ' "$log" | grep -v '^# implementation' | head -20 | sed 's/^/      /'
+		tail -n 5 "$log" | sed 's/^/      | /'
+	else
+		printf 'ok    %-28s %4d passed %3d failed %3d skipped %6.1fs\n' \
+			"$name" "$p" "$f" "$s" "$(awk "BEGIN { print $t1 - $t0 }")"
+	fi
+}
+
+fuzz_corpus() {
+	local dir=$BUILD/fuzz/corpus f k m
+	mkdir -p "$dir"
+	: >"$dir/empty"
+	for f in ../shared/gradients/mlp-step0000.f32 ../shared/gradients/cnn-step0050.f32; do
+		[ -r "$f" ] || continue
+		for k in 4 10 20; do
+			for m in paper sparse; do
+				head -c $((3000 + k * 37)) "$f" |
+					"$BUILD/bin/inccodec" compress -k "$k" --mode "$m" --chunk 1000 - \
+						"$dir/$(basename "$f" .f32)-$k-$m.incg"
+			done
+		done
+	done
+}
+
+fuzz() {
+	fuzz_corpus || return 1
+	mkdir -p "$BUILD/fuzz/work"
+	"$BUILD/fuzz/fuzz_decode" -max_total_time="$FUZZ_SECONDS" -rss_limit_mb=2048 \
+		-print_final_stats=1 -artifact_prefix="$BUILD/fuzz/" \
+		"$BUILD/fuzz/work" "$BUILD/fuzz/corpus"
+}
+
+# codec, optimized build
+suite codec/exhaustive    "$BUILD/tests/test_exhaustive"
+suite codec/roundtrip     "$BUILD/tests/test_roundtrip"
+suite codec/special       "$BUILD/tests/test_special"
+suite codec/gradients     "$BUILD/tests/test_gradients"
+suite codec/file          "$BUILD/tests/test_file"
+suite codec/cli           env INCCODEC="$BUILD/bin/inccodec" tests/codec/test_cli.sh
+# codec, ASan + UBSan build (1 in 256 blocks of the exhaustive space)
+A=$BUILD/asan
+suite codec-asan/exhaustive "$A/tests/test_exhaustive" -f 8
+suite codec-asan/roundtrip  "$A/tests/test_roundtrip"
+suite codec-asan/special    "$A/tests/test_special"
+suite codec-asan/gradients  "$A/tests/test_gradients"
+suite codec-asan/file       "$A/tests/test_file"
+suite codec-asan/cli        env INCCODEC="$A/bin/inccodec" tests/codec/test_cli.sh
+# codec, libFuzzer on the decoder (bounded)
+suite codec-fuzz/decode   fuzz
+
+[ ${#failed_suites[@]} -eq 0 ] || echo "failed suites: ${failed_suites[*]}"
+[ "$skipped" -eq 0 ] || echo "$skipped skipped"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
