@@ -168,6 +168,10 @@ static inline void group_decode2(uint32_t tw2, const uint8_t *pay,
 {
 	__m512 f = dequantize16(tw2, _mm512_loadu_si512(pay), kq);
 
+	if (ob == oa + 32) {	/* known when inlined: adjacent groups */
+		_mm512_storeu_ps(oa, f);
+		return;
+	}
 	_mm256_storeu_ps((float *)oa, _mm512_castps512_ps256(f));
 	_mm256_storeu_ps((float *)ob, _mm256_castpd_ps(
 			 _mm512_extractf64x4_pd(_mm512_castps_pd(f), 1)));
