@@ -36,6 +36,8 @@ BINS  := $(TOOLS:%=$(BUILD)/bin/%) $(BENCH:%=$(BUILD)/bin/%)
 TBINS := $(TESTS:%=$(BUILD)/tests/%)
 
 .PHONY: all deps check demo bench-codec clean asan fuzz
+# keep objects that pattern rules chain through
+.SECONDARY:
 all: $(LIBCODEC) $(BINS) $(TBINS)
 
 $(O)/%.o: %.c
