@@ -10,7 +10,7 @@ SAN	?=
 CSTD	:= -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 WARN	:= -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
 CFLAGS_ALL = $(CSTD) $(WARN) $(OPT) $(SAN) -Iuserspace/codec -Iuserspace/tools \
-	-Itests/lib -MMD -MP
+	-Itests/lib -Isim/engines -MMD -MP
 LDFLAGS_ALL = $(SAN) -pthread
 
 Q	:= $(if $(V),,@)
@@ -35,7 +35,7 @@ TESTS := test_exhaustive test_roundtrip test_special test_gradients test_file
 BINS  := $(TOOLS:%=$(BUILD)/bin/%) $(BENCH:%=$(BUILD)/bin/%)
 TBINS := $(TESTS:%=$(BUILD)/tests/%)
 
-.PHONY: all deps check demo bench-codec clean asan fuzz
+.PHONY: all deps check demo bench-codec bench-rtl clean asan fuzz rtl-models
 # keep objects that pattern rules chain through
 .SECONDARY:
 all: $(LIBCODEC) $(BINS) $(TBINS)
@@ -49,7 +49,8 @@ $(LIBCODEC): $(CODEC_OBJS)
 	@mkdir -p $(dir $@)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-$(BUILD)/bin/inccodec: $(O)/userspace/tools/inccodec.o $(LIBCODEC)
+$(BUILD)/bin/inccodec: $(O)/userspace/tools/inccodec.o $(O)/userspace/tools/cli.o \
+	$(LIBCODEC)
 $(BUILD)/bin/inccodec-demo: $(O)/userspace/tools/inccodec-demo.o \
 	$(O)/userspace/tools/toolutil.o $(LIBCODEC)
 $(BUILD)/bin/inccodec: $(O)/userspace/tools/toolutil.o
@@ -65,6 +66,71 @@ $(BUILD)/tests/%: $(O)/tests/codec/%.o $(O)/tests/lib/testlib.o $(LIBCODEC)
 	@mkdir -p $(dir $@)
 	@echo "  LD      $@"
 	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ -lm
+
+# ---- RTL engines: Verilator models (issue: RTL engines) --------------------
+RTL_CODEC := $(sort $(wildcard rtl/codec/*.v))
+VL_INC    := $(shell verilator --getenv VERILATOR_ROOT 2>/dev/null)/include
+VLDIR     := $(BUILD)/rtl/vl
+VL_MODELS := comp8 comp16 decomp8 decomp16
+VL_LIBS   := $(foreach m,$(VL_MODELS),$(VLDIR)/$(m)/V$(m)__ALL.a)
+VL_RT     := $(VLDIR)/verilated.o $(VLDIR)/verilated_threads.o
+CXXFLAGS_VL = -std=c++14 -O2 -g -I$(VL_INC) -I$(VL_INC)/vltstd \
+	$(foreach m,$(VL_MODELS),-I$(VLDIR)/$(m)) -Isim/engines
+
+vl_top   = $(if $(findstring decomp,$(1)),inc_decompressor,inc_compressor)
+vl_lanes = $(if $(findstring 16,$(1)),16,8)
+
+define vl_model_rule
+$(VLDIR)/$(1)/V$(1)__ALL.a: $(RTL_CODEC)
+	@echo "  VERILATE $(1)"
+	$(Q)rm -rf $(VLDIR)/$(1) && verilator --cc -O3 -Wall --prefix V$(1) \
+		--top-module $(call vl_top,$(1)) -GLANES=$(call vl_lanes,$(1)) \
+		--Mdir $(VLDIR)/$(1) $(RTL_CODEC)
+	$(Q)$(MAKE) -s -C $(VLDIR)/$(1) -f V$(1).mk V$(1)__ALL.a OPT_FAST=-O2 \
+		CXX=g++ >/dev/null
+endef
+$(foreach m,$(VL_MODELS),$(eval $(call vl_model_rule,$(m))))
+
+$(VLDIR)/verilated.o: $(VL_INC)/verilated.cpp
+$(VLDIR)/verilated_threads.o: $(VL_INC)/verilated_threads.cpp
+$(VL_RT):
+	@mkdir -p $(dir $@)
+	@echo "  CXX     $(notdir $<)"
+	$(Q)g++ $(CXXFLAGS_VL) -c $< -o $@
+
+$(O)/sim/engines/vl_engine.o: sim/engines/vl_engine.cpp sim/engines/vl_engine.h $(VL_LIBS)
+	@mkdir -p $(dir $@)
+	@echo "  CXX     $<"
+	$(Q)g++ $(CXXFLAGS_VL) -c $< -o $@
+
+VL_OBJS := $(O)/sim/engines/vl_engine.o $(O)/sim/engines/engine_stream.o \
+	$(VL_LIBS) $(VL_RT)
+
+$(BUILD)/tests/test_engines: $(O)/tests/rtl/test_engines.o \
+	$(O)/tests/lib/testlib.o $(VL_OBJS) $(LIBCODEC)
+	@mkdir -p $(dir $@)
+	@echo "  LD      $@"
+	$(Q)g++ $(LDFLAGS_ALL) -o $@ $^ -lm
+
+$(BUILD)/bin/inc-rtl-codec: $(O)/userspace/tools/inc-rtl-codec.o \
+	$(O)/userspace/tools/cli.o $(O)/userspace/tools/toolutil.o $(VL_OBJS) \
+	$(LIBCODEC)
+	@mkdir -p $(dir $@)
+	@echo "  LD      $@"
+	$(Q)g++ $(LDFLAGS_ALL) -o $@ $^ -lm
+
+$(BUILD)/bin/bench-rtl: $(O)/userspace/bench/bench-rtl.o \
+	$(O)/userspace/tools/toolutil.o $(VL_OBJS) $(LIBCODEC)
+	@mkdir -p $(dir $@)
+	@echo "  LD      $@"
+	$(Q)g++ $(LDFLAGS_ALL) -o $@ $^ -lm
+
+rtl-models: $(BUILD)/tests/test_engines $(BUILD)/bin/inc-rtl-codec \
+	$(BUILD)/bin/bench-rtl
+
+bench-rtl: deps
+	$(Q)$(MAKE) --no-print-directory $(BUILD)/bin/bench-rtl
+	$(Q)$(BUILD)/bin/bench-rtl ../shared/gradients
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)
 

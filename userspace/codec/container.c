@@ -39,8 +39,44 @@ size_t inc_compress_bound(size_t raw_len, unsigned int chunk_bytes)
 	       (INC_CHUNK_HDR_BYTES + INC_FILE_CRC_BYTES);
 }
 
+static int lib_encode(void *ctx, const void *raw, size_t raw_len,
+		      unsigned int k, enum inc_mode mode, void *dst,
+		      size_t dst_cap, size_t *body_len)
+{
+	(void)ctx;
+	return inc_chunk_encode(raw, raw_len, k, mode, dst, dst_cap, body_len);
+}
+
+static int lib_decode(void *ctx, const void *body, size_t body_len,
+		      size_t raw_len, unsigned int k, enum inc_mode mode,
+		      void *dst, size_t dst_cap)
+{
+	(void)ctx;
+	return inc_chunk_decode(body, body_len, raw_len, k, mode, dst, dst_cap);
+}
+
+const struct inc_chunk_coder inc_library_coder = {
+	.encode = lib_encode,
+	.decode = lib_decode,
+};
+
 int inc_compress(const void *src, size_t src_len, const struct inc_params *p,
 		 void *dst, size_t dst_cap, size_t *dst_len)
+{
+	return inc_compress_with(&inc_library_coder, src, src_len, p, dst,
+				 dst_cap, dst_len);
+}
+
+int inc_decompress(const void *src, size_t src_len, void *dst,
+		   size_t dst_cap, size_t *dst_len)
+{
+	return inc_decompress_with(&inc_library_coder, src, src_len, dst,
+				   dst_cap, dst_len);
+}
+
+int inc_compress_with(const struct inc_chunk_coder *coder, const void *src,
+		      size_t src_len, const struct inc_params *p, void *dst,
+		      size_t dst_cap, size_t *dst_len)
 {
 	const uint8_t *in = src;
 	uint8_t *out = dst;
@@ -48,7 +84,7 @@ int inc_compress(const void *src, size_t src_len, const struct inc_params *p,
 	size_t off = INC_FILE_HDR_BYTES, pos;
 	int err;
 
-	if ((!src && src_len) || !p || !dst || !dst_len ||
+	if (!coder || (!src && src_len) || !p || !dst || !dst_len ||
 	    p->k < INC_K_MIN || p->k > INC_K_MAX ||
 	    (p->mode != INC_MODE_PAPER && p->mode != INC_MODE_SPARSE))
 		return -INC_EINVAL;
@@ -79,9 +115,10 @@ int inc_compress(const void *src, size_t src_len, const struct inc_params *p,
 
 		if (dst_cap - off < INC_CHUNK_HDR_BYTES + INC_FILE_CRC_BYTES)
 			return -INC_ENOSPC;
-		err = inc_chunk_encode(in + pos, raw_len, p->k, p->mode, body,
-				       dst_cap - off - INC_CHUNK_HDR_BYTES -
-				       INC_FILE_CRC_BYTES, &body_len);
+		err = coder->encode(coder->ctx, in + pos, raw_len, p->k,
+				    p->mode, body, dst_cap - off -
+				    INC_CHUNK_HDR_BYTES - INC_FILE_CRC_BYTES,
+				    &body_len);
 		if (err == -INC_ENOSPC || (!err && body_len >= raw_len)) {
 			/* would not shrink (or does not fit): store it */
 			if (dst_cap - off - INC_CHUNK_HDR_BYTES -
@@ -176,8 +213,9 @@ static int next_chunk(const uint8_t *in, size_t len, size_t *off,
 	return 0;
 }
 
-int inc_decompress(const void *src, size_t src_len, void *dst,
-		   size_t dst_cap, size_t *dst_len)
+int inc_decompress_with(const struct inc_chunk_coder *coder, const void *src,
+			size_t src_len, void *dst, size_t dst_cap,
+			size_t *dst_len)
 {
 	const uint8_t *in = src;
 	uint8_t *out = dst;
@@ -186,7 +224,7 @@ int inc_decompress(const void *src, size_t src_len, void *dst,
 	uint64_t i;
 	int err;
 
-	if ((!src && src_len) || (!dst && dst_cap) || !dst_len)
+	if (!coder || (!src && src_len) || (!dst && dst_cap) || !dst_len)
 		return -INC_EINVAL;
 	err = inc_file_info(src, src_len, &fi);
 	if (err)
@@ -198,11 +236,17 @@ int inc_decompress(const void *src, size_t src_len, void *dst,
 		size_t body = off + INC_CHUNK_HDR_BYTES;
 
 		err = next_chunk(in, src_len, &off, &fi, i, &h);
-		if (!err)
-			err = inc_chunk_decode(in + body, h.body_len, h.raw_len,
-					       h.k, (enum inc_mode)h.mode,
-					       out + i * fi.chunk_bytes,
-					       h.raw_len);
+		if (err)
+			return err;
+		if (h.mode == INC_MODE_STORED) {
+			/* next_chunk checked body_len == raw_len */
+			if (h.raw_len)
+				memcpy(out + i * fi.chunk_bytes, in + body, h.raw_len);
+			continue;
+		}
+		err = coder->decode(coder->ctx, in + body, h.body_len, h.raw_len,
+				    h.k, (enum inc_mode)h.mode,
+				    out + i * fi.chunk_bytes, h.raw_len);
 		if (err)
 			return err;
 	}

@@ -150,6 +150,34 @@ int inc_decompress(const void *src, size_t src_len, void *dst,
 /* Walk a file's chunks (checking CRCs) and add their classes to *h. */
 int inc_file_hist(const void *src, size_t src_len, struct inc_hist *h);
 
+/* ---- files through another chunk coder ------------------------------- */
+
+/*
+ * The file format around a chunk coder other than this library's, such as
+ * the RTL engines' simulation models. encode and decode have the contract
+ * of inc_chunk_encode() and inc_chunk_decode() for modes PAPER and SPARSE;
+ * the file layer itself stores chunks that would not shrink, copies stored
+ * chunks back, and does all framing and CRC checks.
+ */
+struct inc_chunk_coder {
+	int (*encode)(void *ctx, const void *raw, size_t raw_len,
+		      unsigned int k, enum inc_mode mode, void *dst,
+		      size_t dst_cap, size_t *body_len);
+	int (*decode)(void *ctx, const void *body, size_t body_len,
+		      size_t raw_len, unsigned int k, enum inc_mode mode,
+		      void *dst, size_t dst_cap);
+	void *ctx;
+};
+
+/* The library's own coder: inc_compress() is inc_compress_with() of it. */
+extern const struct inc_chunk_coder inc_library_coder;
+int inc_compress_with(const struct inc_chunk_coder *coder, const void *src,
+		      size_t src_len, const struct inc_params *p, void *dst,
+		      size_t dst_cap, size_t *dst_len);
+int inc_decompress_with(const struct inc_chunk_coder *coder, const void *src,
+			size_t src_len, void *dst, size_t dst_cap,
+			size_t *dst_len);
+
 /* ---- implementation selection --------------------------------------- */
 
 /*
