@@ -35,10 +35,11 @@ TESTS := test_exhaustive test_roundtrip test_special test_gradients test_file
 BINS  := $(TOOLS:%=$(BUILD)/bin/%) $(BENCH:%=$(BUILD)/bin/%)
 TBINS := $(TESTS:%=$(BUILD)/tests/%)
 
-.PHONY: all deps check demo bench-codec bench-rtl clean asan fuzz rtl-models
+.PHONY: all deps check demo bench-codec bench-rtl synth-report clean asan fuzz \
+	rtl-models
 # keep objects that pattern rules chain through
 .SECONDARY:
-all: $(LIBCODEC) $(BINS) $(TBINS)
+all: $(LIBCODEC) $(BINS) $(TBINS) rtl-models
 
 $(O)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -128,6 +129,9 @@ $(BUILD)/bin/bench-rtl: $(O)/userspace/bench/bench-rtl.o \
 rtl-models: $(BUILD)/tests/test_engines $(BUILD)/bin/inc-rtl-codec \
 	$(BUILD)/bin/bench-rtl
 
+synth-report: deps
+	$(Q)rtl/scripts/synth_report.sh
+
 bench-rtl: deps
 	$(Q)$(MAKE) --no-print-directory $(BUILD)/bin/bench-rtl
 	$(Q)$(BUILD)/bin/bench-rtl ../shared/gradients
@@ -152,7 +156,7 @@ fuzz:
 
 # ---- the two README commands ---------------------------------------------
 deps:
-	$(Q)scripts/install-deps.sh codec
+	$(Q)scripts/install-deps.sh codec rtl
 
 check: deps
 	$(Q)$(MAKE) --no-print-directory all asan fuzz

@@ -2,14 +2,15 @@
 # SPDX-License-Identifier: MIT
 #
 # Install the Debian packages a part of the project needs, if missing.
-# usage: scripts/install-deps.sh GROUP...   (groups: codec)
+# usage: scripts/install-deps.sh GROUP...   (groups: codec rtl)
 # Idempotent: when everything is present it installs nothing and does not
 # touch the network; otherwise it runs `apt-get update` once, then installs
 # only what is missing.
 set -euo pipefail
 
 declare -A GROUP=(
-	[codec]="make gcc clang libclang-rt-14-dev libzstd-dev liblz4-dev"
+	[codec]="make gcc g++ clang libclang-rt-14-dev libzstd-dev liblz4-dev"
+	[rtl]="verilator iverilog yosys g++"
 )
 
 [ $# -gt 0 ] || { echo "usage: $0 GROUP... (${!GROUP[*]})" >&2; exit 2; }

@@ -89,6 +89,17 @@ suite codec-asan/file       "$A/tests/test_file"
 suite codec-asan/cli        env INCCODEC="$A/bin/inccodec" tests/codec/test_cli.sh
 # codec, libFuzzer on the decoder (bounded)
 suite codec-fuzz/decode   fuzz
+# RTL engines (issue: RTL engines)
+suite rtl/lint            rtl/scripts/lint.sh "$BUILD/rtl-lint"
+suite rtl/blocks          tests/rtl/icarus/run.sh "$BUILD/rtl-icarus"
+suite rtl/engines         "$BUILD/tests/test_engines"
+suite rtl/inc-rtl-codec   env BUILD="$BUILD" tests/rtl/test_rtl_codec.sh
+for top in inc_compressor inc_decompressor; do
+	for lanes in 8 16; do
+		suite "rtl/synth-$top-$lanes" env SYNTH_BUILD="$BUILD/rtl-synth" \
+			rtl/scripts/synth.sh "$top" "$lanes" check
+	done
+done
 
 [ ${#failed_suites[@]} -eq 0 ] || echo "failed suites: ${failed_suites[*]}"
 [ "$skipped" -eq 0 ] || echo "$skipped skipped"

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+#
+# Lints the codec RTL with `verilator --lint-only -Wall` (no warning
+# waivers on the command line): the engines inc_compressor and
+# inc_decompressor for LANES = 8 and 16, and every leaf module as its own
+# top. An engine whose file does not exist yet is skipped.
+#
+# usage: rtl/scripts/lint.sh [BUILD_DIR]      (default build/rtl-lint)
+#
+# Output: TAP, one test point per top; the warnings are diagnostics.
+# Exits non-zero if any top has a warning or an error. INC_RTL_DIR
+# overrides the source directory (default rtl/codec), VERILATOR the tool.
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+
+B=${1:-build/rtl-lint}
+RTL=${INC_RTL_DIR:-rtl/codec}
+VERILATOR=${VERILATOR:-verilator}
+
+ENGINES=(inc_compressor inc_decompressor)
+LEAVES=(inc_quant inc_dequant inc_tag_offsets inc_group_pack inc_group_unpack
+	inc_axis_packer)
+
+n=0
+failed=0
+mkdir -p "$B"
+
+if ! command -v "$VERILATOR" >/dev/null; then
+	echo "not ok 1 - $VERILATOR not found"
+	echo "1..1"
+	exit 1
+fi
+echo "# $("$VERILATOR" --version)"
+
+# lint TOP [PARAM...]: one test point; an engine's file may be missing
+lint() {
+	local top=$1 desc log
+	shift
+	desc="verilator --lint-only -Wall $top${*:+ $*}"
+	n=$((n + 1))
+	if [ ! -f "$RTL/$top.v" ]; then
+		if [[ " ${ENGINES[*]} " == *" $top "* ]]; then
+			echo "ok $n - $desc # SKIP $RTL/$top.v does not exist yet"
+		else
+			echo "not ok $n - $desc: $RTL/$top.v not found"
+			failed=1
+		fi
+		return 0
+	fi
+	log=$B/$top${*:+-${*//[^A-Za-z0-9=]/_}}.log
+	if "$VERILATOR" --lint-only -Wall --Mdir "$B/obj" -y "$RTL" \
+		--top-module "$top" "$@" "$RTL/$top.v" >"$log" 2>&1 &&
+	   ! grep -q '%Warning\|%Error' "$log"; then
+		echo "ok $n - $desc"
+	else
+		echo "not ok $n - $desc"
+		sed 's/^/# /' "$log"
+		failed=1
+	fi
+}
+
+for top in "${ENGINES[@]}"; do
+	for lanes in 8 16; do
+		lint "$top" "-GLANES=$lanes"
+	done
+done
+for top in "${LEAVES[@]}"; do
+	lint "$top"
+done
+
+echo "1..$n"
+exit "$failed"
