@@ -84,7 +84,8 @@ vl_lanes = $(if $(findstring 16,$(1)),16,8)
 define vl_model_rule
 $(VLDIR)/$(1)/V$(1)__ALL.a: $(RTL_CODEC)
 	@echo "  VERILATE $(1)"
-	$(Q)rm -rf $(VLDIR)/$(1) && verilator --cc -O3 -Wall --prefix V$(1) \
+	$(Q)rm -rf $(VLDIR)/$(1) && mkdir -p $(VLDIR) && \
+		verilator --cc -O3 -Wall --prefix V$(1) \
 		--top-module $(call vl_top,$(1)) -GLANES=$(call vl_lanes,$(1)) \
 		--Mdir $(VLDIR)/$(1) $(RTL_CODEC)
 	$(Q)$(MAKE) -s -C $(VLDIR)/$(1) -f V$(1).mk V$(1)__ALL.a OPT_FAST=-O2 \
