@@ -10,7 +10,7 @@ SAN	?=
 CSTD	:= -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 WARN	:= -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
 CFLAGS_ALL = $(CSTD) $(WARN) $(OPT) $(SAN) -Iuserspace/codec -Iuserspace/tools \
-	-Itests/lib -Isim/engines -MMD -MP
+	-Iuserspace/wire -Itests/lib -Isim/engines -MMD -MP
 LDFLAGS_ALL = $(SAN) -pthread
 
 Q	:= $(if $(V),,@)
@@ -23,6 +23,12 @@ CODEC_SRCS := $(addprefix userspace/codec/, chunk.c chunk_scalar.c \
 CODEC_OBJS := $(CODEC_SRCS:%.c=$(O)/%.o)
 LIBCODEC   := $(BUILD)/lib/libinccodec.a
 
+# ---- wire format reference -----------------------------------------------------
+LIBWIRE    := $(BUILD)/lib/libincwire.a
+$(LIBWIRE): $(O)/userspace/wire/incwire.o
+	@mkdir -p $(dir $@)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
 $(O)/userspace/codec/chunk_avx2.o: XFLAGS := -mavx2 -mpopcnt
 $(O)/userspace/codec/chunk_avx512.o: XFLAGS := -mavx2 -mavx512f -mavx512bw \
 	-mavx512vl -mavx512dq -mavx512vbmi2 -mbmi2 -mpopcnt
@@ -30,7 +36,8 @@ $(O)/userspace/codec/chunk_avx512.o: XFLAGS := -mavx2 -mavx512f -mavx512bw \
 # ---- programs -------------------------------------------------------------
 TOOLS := inccodec inccodec-demo
 BENCH := bench-codec
-TESTS := test_exhaustive test_roundtrip test_special test_gradients test_file
+TESTS := test_exhaustive test_roundtrip test_special test_gradients test_file \
+	test_wire
 
 BINS  := $(TOOLS:%=$(BUILD)/bin/%) $(BENCH:%=$(BUILD)/bin/%)
 TBINS := $(TESTS:%=$(BUILD)/tests/%)
@@ -63,6 +70,11 @@ $(BUILD)/bin/%:
 	@echo "  LD      $@"
 	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(XLIBS) -lm
 
+$(BUILD)/tests/test_wire: $(O)/tests/wire/test_wire.o $(O)/tests/lib/frames.o \
+	$(O)/tests/lib/testlib.o $(LIBWIRE) $(LIBCODEC)
+	@mkdir -p $(dir $@)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ -lm
 $(BUILD)/tests/%: $(O)/tests/codec/%.o $(O)/tests/lib/testlib.o $(LIBCODEC)
 	@mkdir -p $(dir $@)
 	@echo "  LD      $@"

@@ -79,6 +79,7 @@ suite codec/special       "$BUILD/tests/test_special"
 suite codec/gradients     "$BUILD/tests/test_gradients"
 suite codec/file          "$BUILD/tests/test_file"
 suite codec/cli           env INCCODEC="$BUILD/bin/inccodec" tests/codec/test_cli.sh
+suite wire/reference      "$BUILD/tests/test_wire"
 # codec, ASan + UBSan build (1 in 256 blocks of the exhaustive space)
 A=$BUILD/asan
 suite codec-asan/exhaustive "$A/tests/test_exhaustive" -f 8
