@@ -1,0 +1,333 @@
+// SPDX-License-Identifier: MIT
+/*
+ * inc_nic: the inceptionn NIC, top level.
+ *
+ * A CSR slave (AXI4-Lite), a DMA master of the request/response kind a
+ * PCIe DMA bridge offers, MSI-X requests, and MAC TX/RX streams, around a
+ * transmit engine (nic_tx: compresses marked gradient ranges into the wire
+ * format) and a receive engine (nic_rx: restores them). docs/regmap.md is
+ * the register map, descriptors and port contract; docs/dataflow.md
+ * follows a frame through the blocks. Nothing here is simulation-only: on
+ * a board this module sits behind the PCIe bridge and the MAC.
+ *
+ * One queue pair; one clock.
+ */
+
+// Language: Verilog 2001
+
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+module inc_nic #
+(
+    // clock frequency, for interrupt coalescing timers (microseconds)
+    parameter CLK_MHZ = 250,
+    // the BUILD register
+    parameter [31:0] BUILD_ID = 32'h20261129,
+    // reset MAC address, byte 0 in bits 7:0 (02:00:00:00:00:01)
+    parameter [47:0] MAC_ADDR = 48'h010000000002
+)
+(
+    input  wire          clk,
+    input  wire          rst,
+    input  wire          link_up,
+
+    input  wire [15:0]   s_axil_awaddr,
+    input  wire          s_axil_awvalid,
+    output wire          s_axil_awready,
+    input  wire [31:0]   s_axil_wdata,
+    input  wire [3:0]    s_axil_wstrb,
+    input  wire          s_axil_wvalid,
+    output wire          s_axil_wready,
+    output wire [1:0]    s_axil_bresp,
+    output wire          s_axil_bvalid,
+    input  wire          s_axil_bready,
+    input  wire [15:0]   s_axil_araddr,
+    input  wire          s_axil_arvalid,
+    output wire          s_axil_arready,
+    output wire [31:0]   s_axil_rdata,
+    output wire [1:0]    s_axil_rresp,
+    output wire          s_axil_rvalid,
+    input  wire          s_axil_rready,
+
+    output wire [63:0]   m_dma_rd_req_addr,
+    output wire [15:0]   m_dma_rd_req_len,
+    output wire          m_dma_rd_req_valid,
+    input  wire          m_dma_rd_req_ready,
+    input  wire [255:0]  s_dma_rd_data,
+    input  wire [31:0]   s_dma_rd_keep,
+    input  wire          s_dma_rd_last,
+    input  wire          s_dma_rd_valid,
+    output wire          s_dma_rd_ready,
+
+    output wire [63:0]   m_dma_wr_req_addr,
+    output wire [15:0]   m_dma_wr_req_len,
+    output wire          m_dma_wr_req_valid,
+    input  wire          m_dma_wr_req_ready,
+    output wire [255:0]  m_dma_wr_data,
+    output wire [31:0]   m_dma_wr_keep,
+    output wire          m_dma_wr_last,
+    output wire          m_dma_wr_valid,
+    input  wire          m_dma_wr_ready,
+    input  wire          s_dma_wr_done,
+
+    output wire [1:0]    m_irq_vector,
+    output wire          m_irq_valid,
+    input  wire          m_irq_ready,
+
+    output wire [255:0]  m_axis_tx_tdata,
+    output wire [31:0]   m_axis_tx_tkeep,
+    output wire          m_axis_tx_tvalid,
+    input  wire          m_axis_tx_tready,
+    output wire          m_axis_tx_tlast,
+
+    input  wire [255:0]  s_axis_rx_tdata,
+    input  wire [31:0]   s_axis_rx_tkeep,
+    input  wire          s_axis_rx_tvalid,
+    output wire          s_axis_rx_tready,
+    input  wire          s_axis_rx_tlast,
+    input  wire          s_axis_rx_tuser
+);
+
+// ---- registers ---------------------------------------------------------------
+
+wire        tx_en, rx_en, loopback;
+wire [13:0] max_frame;
+wire [63:0] txq_base, rxq_base;
+wire [3:0]  txq_size, rxq_size;
+wire [15:0] txq_prod, rxq_prod, txq_cons, rxq_cons;
+wire [1:0]  irq_enable, irq_fired;
+wire [31:0] coal_tx, coal_rx;
+wire        tx_idle, rx_idle;
+wire [127:0] tx_stat;
+wire [159:0] rx_stat;
+
+nic_csr #(
+    .BUILD_ID(BUILD_ID),
+    .MAC_ADDR(MAC_ADDR)
+) csr (
+    .clk(clk), .rst(rst),
+    .s_axil_awaddr(s_axil_awaddr), .s_axil_awvalid(s_axil_awvalid),
+    .s_axil_awready(s_axil_awready), .s_axil_wdata(s_axil_wdata),
+    .s_axil_wstrb(s_axil_wstrb), .s_axil_wvalid(s_axil_wvalid),
+    .s_axil_wready(s_axil_wready), .s_axil_bresp(s_axil_bresp),
+    .s_axil_bvalid(s_axil_bvalid), .s_axil_bready(s_axil_bready),
+    .s_axil_araddr(s_axil_araddr), .s_axil_arvalid(s_axil_arvalid),
+    .s_axil_arready(s_axil_arready), .s_axil_rdata(s_axil_rdata),
+    .s_axil_rresp(s_axil_rresp), .s_axil_rvalid(s_axil_rvalid),
+    .s_axil_rready(s_axil_rready),
+    .tx_en(tx_en), .rx_en(rx_en), .loopback(loopback),
+    .max_frame(max_frame),
+    .txq_base(txq_base), .txq_size(txq_size), .txq_prod(txq_prod),
+    .txq_cons(txq_cons),
+    .rxq_base(rxq_base), .rxq_size(rxq_size), .rxq_prod(rxq_prod),
+    .rxq_cons(rxq_cons),
+    .irq_enable(irq_enable), .coal_tx(coal_tx), .coal_rx(coal_rx),
+    .irq_fired(irq_fired),
+    .link_up(link_up), .tx_idle(tx_idle), .rx_idle(rx_idle),
+    .stat_inc({rx_stat, tx_stat})
+);
+
+// ---- DMA read: two requesters, responses in order -------------------------
+
+wire         tx_rd_req_valid, rx_rd_req_valid;
+wire [63:0]  tx_rd_req_addr, rx_rd_req_addr;
+wire [15:0]  tx_rd_req_len, rx_rd_req_len;
+wire         tx_rd_ready, rx_rd_ready;
+
+reg          rd_lock = 1'b0, rd_owner = 1'b0;   // owner 1: RX
+wire         rd_pick = rd_lock ? rd_owner : rx_rd_req_valid;
+wire         rd_any = rd_lock || tx_rd_req_valid || rx_rd_req_valid;
+
+assign m_dma_rd_req_valid = rd_any && (rd_pick ? rx_rd_req_valid : tx_rd_req_valid);
+assign m_dma_rd_req_addr = rd_pick ? rx_rd_req_addr : tx_rd_req_addr;
+assign m_dma_rd_req_len = rd_pick ? rx_rd_req_len : tx_rd_req_len;
+wire   rd_req_fire = m_dma_rd_req_valid && m_dma_rd_req_ready;
+
+// who each outstanding read belongs to
+reg  [3:0] rd_ids = 0;
+reg  [1:0] rd_id_wp = 0, rd_id_rp = 0;
+wire       rd_resp_owner = rd_ids[rd_id_rp];
+
+assign s_dma_rd_ready = rd_resp_owner ? rx_rd_ready : tx_rd_ready;
+wire   rd_resp_done = s_dma_rd_valid && s_dma_rd_ready && s_dma_rd_last;
+
+always @(posedge clk) begin
+    if (m_dma_rd_req_valid && !m_dma_rd_req_ready) begin
+        rd_lock <= 1'b1;
+        rd_owner <= rd_pick;
+    end
+    if (rd_req_fire) begin
+        rd_lock <= 1'b0;
+        rd_ids[rd_id_wp] <= rd_pick;
+        rd_id_wp <= rd_id_wp + 2'd1;
+    end
+    if (rd_resp_done)
+        rd_id_rp <= rd_id_rp + 2'd1;
+    if (rst) begin
+        rd_lock <= 1'b0;
+        rd_id_wp <= 0;
+        rd_id_rp <= 0;
+    end
+end
+
+// ---- DMA write: one request and its data at a time --------------------------
+
+wire         tx_wr_req_valid, rx_wr_req_valid;
+wire [63:0]  tx_wr_req_addr, rx_wr_req_addr;
+wire [15:0]  tx_wr_req_len, rx_wr_req_len;
+wire [255:0] tx_wr_data, rx_wr_data;
+wire [31:0]  tx_wr_keep, rx_wr_keep;
+wire         tx_wr_last, rx_wr_last, tx_wr_valid, rx_wr_valid;
+
+reg          wr_busy = 1'b0;      // a request was taken; its data is flowing
+reg          wr_lock = 1'b0, wr_owner = 1'b0;
+wire         wr_pick = wr_busy || wr_lock ? wr_owner : rx_wr_req_valid;
+
+assign m_dma_wr_req_valid = !wr_busy && (wr_pick ? rx_wr_req_valid : tx_wr_req_valid);
+assign m_dma_wr_req_addr = wr_pick ? rx_wr_req_addr : tx_wr_req_addr;
+assign m_dma_wr_req_len = wr_pick ? rx_wr_req_len : tx_wr_req_len;
+wire   wr_req_fire = m_dma_wr_req_valid && m_dma_wr_req_ready;
+
+assign m_dma_wr_data = wr_owner ? rx_wr_data : tx_wr_data;
+assign m_dma_wr_keep = wr_owner ? rx_wr_keep : tx_wr_keep;
+assign m_dma_wr_last = wr_owner ? rx_wr_last : tx_wr_last;
+assign m_dma_wr_valid = wr_busy && (wr_owner ? rx_wr_valid : tx_wr_valid);
+wire   wr_data_end = m_dma_wr_valid && m_dma_wr_ready && m_dma_wr_last;
+
+reg  [7:0] wr_ids = 0;
+reg  [2:0] wr_id_wp = 0, wr_id_rp = 0;
+wire       done_owner = wr_ids[wr_id_rp];
+
+always @(posedge clk) begin
+    if (m_dma_wr_req_valid && !m_dma_wr_req_ready) begin
+        wr_lock <= 1'b1;
+        wr_owner <= wr_pick;
+    end
+    if (wr_req_fire) begin
+        wr_lock <= 1'b0;
+        wr_busy <= 1'b1;
+        wr_owner <= wr_pick;
+        wr_ids[wr_id_wp] <= wr_pick;
+        wr_id_wp <= wr_id_wp + 3'd1;
+    end
+    if (wr_data_end)
+        wr_busy <= 1'b0;
+    if (s_dma_wr_done)
+        wr_id_rp <= wr_id_rp + 3'd1;
+    if (rst) begin
+        wr_busy <= 1'b0;
+        wr_lock <= 1'b0;
+        wr_id_wp <= 0;
+        wr_id_rp <= 0;
+    end
+end
+
+// ---- engines -------------------------------------------------------------------
+
+wire [255:0] tx_tdata;
+wire [31:0]  tx_tkeep;
+wire         tx_tvalid, tx_tlast, tx_tready;
+wire         tx_event, rx_event;
+
+nic_tx tx (
+    .clk(clk), .rst(rst),
+    .tx_en(tx_en), .txq_base(txq_base), .txq_size(txq_size),
+    .txq_prod(txq_prod), .txq_cons(txq_cons), .max_frame(max_frame),
+    .rd_req_valid(tx_rd_req_valid), .rd_req_ready(rd_req_fire && !rd_pick),
+    .rd_req_addr(tx_rd_req_addr), .rd_req_len(tx_rd_req_len),
+    .rd_data(s_dma_rd_data), .rd_keep(s_dma_rd_keep), .rd_last(s_dma_rd_last),
+    .rd_valid(s_dma_rd_valid && !rd_resp_owner), .rd_ready(tx_rd_ready),
+    .wr_req_valid(tx_wr_req_valid), .wr_req_ready(wr_req_fire && !wr_pick),
+    .wr_req_addr(tx_wr_req_addr), .wr_req_len(tx_wr_req_len),
+    .wr_data(tx_wr_data), .wr_keep(tx_wr_keep), .wr_last(tx_wr_last),
+    .wr_valid(tx_wr_valid),
+    .wr_ready(wr_busy && !wr_owner && m_dma_wr_ready),
+    .wr_done(s_dma_wr_done && !done_owner),
+    .m_axis_tdata(tx_tdata), .m_axis_tkeep(tx_tkeep), .m_axis_tvalid(tx_tvalid),
+    .m_axis_tready(tx_tready), .m_axis_tlast(tx_tlast),
+    .event_done(tx_event), .idle(tx_idle), .stat_inc(tx_stat)
+);
+
+// loopback: TX frames go to RX instead of the MAC
+assign m_axis_tx_tdata = tx_tdata;
+assign m_axis_tx_tkeep = tx_tkeep;
+assign m_axis_tx_tvalid = tx_tvalid && !loopback;
+assign m_axis_tx_tlast = tx_tlast;
+assign tx_tready = loopback || m_axis_tx_tready;
+assign s_axis_rx_tready = 1'b1;
+
+wire [255:0] rx_in_data = loopback ? tx_tdata : s_axis_rx_tdata;
+wire [31:0]  rx_in_keep = loopback ? tx_tkeep : s_axis_rx_tkeep;
+wire         rx_in_valid = loopback ? tx_tvalid : s_axis_rx_tvalid;
+wire         rx_in_last = loopback ? tx_tlast : s_axis_rx_tlast;
+wire         rx_in_user = loopback ? 1'b0 : s_axis_rx_tuser;
+
+nic_rx rx (
+    .clk(clk), .rst(rst),
+    .rx_en(rx_en), .rxq_base(rxq_base), .rxq_size(rxq_size),
+    .rxq_prod(rxq_prod), .rxq_cons(rxq_cons), .max_frame(max_frame),
+    .s_axis_tdata(rx_in_data), .s_axis_tkeep(rx_in_keep),
+    .s_axis_tvalid(rx_in_valid), .s_axis_tlast(rx_in_last),
+    .s_axis_tuser(rx_in_user),
+    .rd_req_valid(rx_rd_req_valid), .rd_req_ready(rd_req_fire && rd_pick),
+    .rd_req_addr(rx_rd_req_addr), .rd_req_len(rx_rd_req_len),
+    .rd_data(s_dma_rd_data[79:0]),
+    .rd_valid(s_dma_rd_valid && rd_resp_owner), .rd_ready(rx_rd_ready),
+    .wr_req_valid(rx_wr_req_valid), .wr_req_ready(wr_req_fire && wr_pick),
+    .wr_req_addr(rx_wr_req_addr), .wr_req_len(rx_wr_req_len),
+    .wr_data(rx_wr_data), .wr_keep(rx_wr_keep), .wr_last(rx_wr_last),
+    .wr_valid(rx_wr_valid),
+    .wr_ready(wr_busy && wr_owner && m_dma_wr_ready),
+    .wr_done(s_dma_wr_done && done_owner),
+    .event_done(rx_event), .idle(rx_idle), .stat_inc(rx_stat)
+);
+
+// ---- interrupts ---------------------------------------------------------------
+
+localparam US_W = $clog2(CLK_MHZ + 1);
+reg  [US_W-1:0] us_cnt = 0;
+wire            us_tick = us_cnt == CLK_MHZ[US_W-1:0] - 1'b1;
+always @(posedge clk) begin
+    us_cnt <= us_tick ? {US_W{1'b0}} : us_cnt + 1'b1;
+    if (rst)
+        us_cnt <= 0;
+end
+
+wire [1:0] irq_req;
+reg        irq_lock = 1'b0;
+reg  [1:0] irq_vec = 0;
+wire [1:0] irq_pick = irq_lock ? irq_vec : (irq_req[0] ? 2'd0 : 2'd1);
+
+assign m_irq_valid = irq_lock || irq_req != 2'b00;
+assign m_irq_vector = irq_pick;
+wire   irq_fire = m_irq_valid && m_irq_ready;
+assign irq_fired = irq_fire ? (irq_pick == 2'd0 ? 2'b01 : 2'b10) : 2'b00;
+
+always @(posedge clk) begin
+    if (m_irq_valid && !m_irq_ready) begin
+        irq_lock <= 1'b1;
+        irq_vec <= irq_pick;
+    end
+    if (irq_fire)
+        irq_lock <= 1'b0;
+    if (rst)
+        irq_lock <= 1'b0;
+end
+
+nic_irq irq_tx (
+    .clk(clk), .rst(rst), .event_in(tx_event), .enable(irq_enable[0]),
+    .coal_frames(coal_tx[15:0]), .coal_usecs(coal_tx[31:16]),
+    .us_tick(us_tick), .req(irq_req[0]), .ack(irq_fired[0])
+);
+
+nic_irq irq_rx (
+    .clk(clk), .rst(rst), .event_in(rx_event), .enable(irq_enable[1]),
+    .coal_frames(coal_rx[15:0]), .coal_usecs(coal_rx[31:16]),
+    .us_tick(us_tick), .req(irq_req[1]), .ack(irq_fired[1])
+);
+
+endmodule
+
+`resetall

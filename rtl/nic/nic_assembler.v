@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: MIT
+/*
+ * nic_assembler: builds an outgoing frame as one AXI4-Stream packet from a
+ * header block (up to 160 bytes held in a register) followed by up to three
+ * byte ranges of two RAMs, each read through a nic_rd_stream the caller
+ * owns (A and B). Empty pieces are skipped. inc_axis_packer joins the
+ * pieces at any byte offset into full 32-byte beats.
+ *
+ * Start with go; done pulses when the frame's last beat has left.
+ */
+
+// Language: Verilog 2001
+
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+module nic_assembler #
+(
+    // address bits (bytes) of the RAM behind reader A, and behind B
+    parameter A_AW = 14,
+    parameter B_AW = 14
+)
+(
+    input  wire              clk,
+    input  wire              rst,
+
+    input  wire              go,
+    output wire              busy,
+    output wire              done,
+    input  wire [1279:0]     hb,         // header block
+    input  wire [7:0]        hb_len,
+    // three segments: source (0 = A, 1 = B), start byte, length
+    input  wire [2:0]        seg_b,
+    input  wire [15:0]       seg0_start,
+    input  wire [15:0]       seg0_len,
+    input  wire [15:0]       seg1_start,
+    input  wire [15:0]       seg1_len,
+    input  wire [15:0]       seg2_start,
+    input  wire [15:0]       seg2_len,
+
+    output wire              rda_start_valid,
+    input  wire              rda_start_ready,
+    output wire [A_AW-1:0]   rda_start_addr,
+    output wire [15:0]       rda_start_len,
+    input  wire [255:0]      rda_tdata,
+    input  wire [31:0]       rda_tkeep,
+    input  wire              rda_tvalid,
+    output wire              rda_tready,
+    input  wire              rda_tlast,
+
+    output wire              rdb_start_valid,
+    input  wire              rdb_start_ready,
+    output wire [B_AW-1:0]   rdb_start_addr,
+    output wire [15:0]       rdb_start_len,
+    input  wire [255:0]      rdb_tdata,
+    input  wire [31:0]       rdb_tkeep,
+    input  wire              rdb_tvalid,
+    output wire              rdb_tready,
+    input  wire              rdb_tlast,
+
+    output wire [255:0]      m_axis_tdata,
+    output wire [31:0]       m_axis_tkeep,
+    output wire              m_axis_tvalid,
+    input  wire              m_axis_tready,
+    output wire              m_axis_tlast
+);
+
+localparam [2:0] S_IDLE = 3'd0, S_HDR = 3'd1, S_START = 3'd2, S_SEG = 3'd3,
+                 S_FLUSH = 3'd4;
+
+reg  [2:0]    state = S_IDLE;
+reg  [1279:0] r_hb = 0;
+reg  [7:0]    r_hb_len = 0, hb_pos = 0;
+reg  [2:0]    r_seg_b = 0;
+reg  [15:0]   r_start [0:2];
+reg  [15:0]   r_len [0:2];
+reg  [1:0]    seg = 0;        // current segment
+
+// is anything left after the header, after segment i?
+wire any_after_hdr = r_len[0] != 0 || r_len[1] != 0 || r_len[2] != 0;
+wire any_after0 = r_len[1] != 0 || r_len[2] != 0;
+wire any_after1 = r_len[2] != 0;
+wire more_after_seg = seg == 2'd0 ? any_after0 : (seg == 2'd1 ? any_after1 : 1'b0);
+
+assign busy = state != S_IDLE;
+
+// ---- items into the packer ----
+reg  [255:0] item;
+reg  [7:0]   item_len;
+reg          item_last, item_valid;
+wire         item_ready;
+
+wire src_b = r_seg_b[seg];
+wire [255:0] rd_data = src_b ? rdb_tdata : rda_tdata;
+wire [31:0]  rd_keep = src_b ? rdb_tkeep : rda_tkeep;
+wire         rd_valid = src_b ? rdb_tvalid : rda_tvalid;
+wire         rd_last = src_b ? rdb_tlast : rda_tlast;
+
+function [5:0] ones;
+    input [31:0] k;
+    integer i;
+    begin
+        ones = 0;
+        for (i = 0; i < 32; i = i + 1)
+            ones = ones + {5'd0, k[i]};
+    end
+endfunction
+
+wire [1535:0] hb_ext = {256'd0, r_hb};
+wire [7:0]    hb_left = r_hb_len - hb_pos;
+
+always @* begin
+    item = 0;
+    item_len = 0;
+    item_last = 1'b0;
+    item_valid = 1'b0;
+    if (state == S_HDR) begin
+        item = hb_ext[{hb_pos, 3'd0} +: 256];
+        item_len = hb_left > 8'd32 ? 8'd32 : hb_left;
+        item_last = hb_left <= 8'd32 && !any_after_hdr;
+        item_valid = 1'b1;
+    end else if (state == S_SEG) begin
+        item = rd_data;
+        item_len = {2'd0, ones(rd_keep)};
+        item_last = rd_last && !more_after_seg;
+        item_valid = rd_valid;
+    end
+end
+
+wire item_take = item_valid && item_ready;
+assign rda_tready = state == S_SEG && !src_b && item_ready;
+assign rdb_tready = state == S_SEG && src_b && item_ready;
+
+assign rda_start_valid = state == S_START && !src_b;
+assign rdb_start_valid = state == S_START && src_b;
+assign rda_start_addr = r_start[seg][A_AW-1:0];
+assign rdb_start_addr = r_start[seg][B_AW-1:0];
+assign rda_start_len = r_len[seg];
+assign rdb_start_len = r_len[seg];
+wire started = src_b ? rdb_start_ready : rda_start_ready;
+
+// the next non-empty segment from s on, if any
+function [2:0] next_seg;
+    input [1:0]  s;
+    input [15:0] l0, l1, l2;
+    begin
+        if (s == 2'd0 && l0 != 0)
+            next_seg = 3'd0;
+        else if (s <= 2'd1 && l1 != 0)
+            next_seg = 3'd1;
+        else if (l2 != 0)
+            next_seg = 3'd2;
+        else
+            next_seg = 3'd4;    // none
+    end
+endfunction
+
+wire [2:0] nxt_first = next_seg(2'd0, r_len[0], r_len[1], r_len[2]);
+wire [2:0] nxt_after = seg == 2'd2 ? 3'd4 :
+                       next_seg(seg + 2'd1, r_len[0], r_len[1], r_len[2]);
+
+wire out_last = m_axis_tvalid && m_axis_tready && m_axis_tlast;
+assign done = out_last;
+
+always @(posedge clk) begin
+    case (state)
+    S_IDLE: begin
+        if (go) begin
+            r_hb <= hb;
+            r_hb_len <= hb_len;
+            hb_pos <= 0;
+            r_seg_b <= seg_b;
+            r_start[0] <= seg0_start;
+            r_start[1] <= seg1_start;
+            r_start[2] <= seg2_start;
+            r_len[0] <= seg0_len;
+            r_len[1] <= seg1_len;
+            r_len[2] <= seg2_len;
+            seg <= 0;
+            state <= hb_len != 0 ? S_HDR : S_START;
+        end
+    end
+    S_HDR: begin
+        if (item_take) begin
+            hb_pos <= hb_pos + item_len;
+            if (hb_left <= 8'd32) begin
+                if (nxt_first[2]) begin
+                    state <= S_FLUSH;
+                end else begin
+                    seg <= nxt_first[1:0];
+                    state <= S_START;
+                end
+            end
+        end
+    end
+    S_START: begin
+        // (entered from IDLE with no header: find the first segment)
+        if (r_len[seg] == 0) begin
+            if (nxt_first[2]) begin
+                state <= S_FLUSH;
+            end else begin
+                seg <= nxt_first[1:0];
+            end
+        end else if (started) begin
+            state <= S_SEG;
+        end
+    end
+    S_SEG: begin
+        if (item_take && rd_last) begin
+            if (nxt_after[2]) begin
+                state <= S_FLUSH;
+            end else begin
+                seg <= nxt_after[1:0];
+                state <= S_START;
+            end
+        end
+    end
+    S_FLUSH: begin
+        if (out_last)
+            state <= S_IDLE;
+    end
+    default: state <= S_IDLE;
+    endcase
+    if (rst)
+        state <= S_IDLE;
+end
+
+inc_axis_packer #(
+    .IN_BYTES(32),
+    .OUT_BYTES(32),
+    .USER_W(1),
+    .LEN_W(8)
+) packer (
+    .clk(clk),
+    .rst(rst),
+    .s_item_data(item),
+    .s_item_len(item_len),
+    .s_item_last(item_last),
+    .s_item_user(1'b0),
+    .s_item_valid(item_valid),
+    .s_item_ready(item_ready),
+    .m_axis_tdata(m_axis_tdata),
+    .m_axis_tkeep(m_axis_tkeep),
+    .m_axis_tvalid(m_axis_tvalid),
+    .m_axis_tready(m_axis_tready),
+    .m_axis_tlast(m_axis_tlast),
+    /* verilator lint_off PINCONNECTEMPTY */
+    .m_axis_tuser()
+    /* verilator lint_on PINCONNECTEMPTY */
+);
+
+endmodule
+
+`resetall

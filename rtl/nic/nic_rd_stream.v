@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: MIT
+/*
+ * nic_rd_stream: reads a byte range out of a nic_ram and sends it as an
+ * AXI4-Stream of 32-byte beats, realigned so the range's first byte is
+ * byte 0 of the first beat; tkeep is full but on the last beat. A range of
+ * 0 bytes is one beat with tkeep = 0 and tlast.
+ *
+ * Addresses wrap at the RAM's size, so a frame may straddle the end of a
+ * ring. Up to four words are in flight or queued; with m_axis_tready high
+ * a beat leaves every clock after a two-clock start.
+ */
+
+// Language: Verilog 2001
+
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+module nic_rd_stream #
+(
+    // log2 of the RAM's number of 32-byte words
+    parameter ADDR_W = 9
+)
+(
+    input  wire                clk,
+    input  wire                rst,
+
+    // start a range: start is a byte address in the RAM
+    input  wire                start_valid,
+    output wire                start_ready,
+    input  wire [ADDR_W+4:0]   start_addr,
+    input  wire [15:0]         start_len,
+
+    // the RAM's read port
+    output wire                ram_re,
+    output wire [ADDR_W-1:0]   ram_raddr,
+    input  wire [255:0]        ram_rdata,
+
+    output wire [255:0]        m_axis_tdata,
+    output wire [31:0]         m_axis_tkeep,
+    output wire                m_axis_tvalid,
+    input  wire                m_axis_tready,
+    output wire                m_axis_tlast
+);
+
+reg              busy = 1'b0;
+reg [ADDR_W-1:0] rd_word = 0;     // next word to read
+reg [11:0]       words_left = 0;  // words still to read
+reg [11:0]       beats_left = 0;  // beats still to send
+reg [4:0]        shift = 0;       // byte offset of the range in its word
+reg [5:0]        last_keep = 0;   // bytes in the last beat, 0..32
+
+// words read and not yet used: a 4-entry queue, plus the one in flight
+reg [255:0] q [0:3];
+reg [1:0]   q_rp = 0, q_wp = 0;
+reg [2:0]   q_cnt = 0;
+reg         inflight = 1'b0;
+
+assign start_ready = !busy;
+
+wire take_start = start_valid && start_ready;
+// words the range touches (none for an empty range), and beats it takes:
+// len = 32 q + r starting at byte s of a word touches q words plus one or
+// two for the r bytes, depending on s + r
+wire [5:0]  s_r = {1'b0, start_addr[4:0]} + {1'b0, start_len[4:0]};
+wire [11:0] n_words = {1'b0, start_len[15:5]} +
+                      (s_r > 6'd32 ? 12'd2 : (s_r != 0 ? 12'd1 : 12'd0));
+wire [11:0] n_beats = start_len == 0 ? 12'd1 :
+                      {1'b0, start_len[15:5]} + {11'd0, start_len[4:0] != 5'd0};
+
+assign ram_re = busy && words_left != 0 && ({1'b0, q_cnt} + {3'd0, inflight}) < 4'd3;
+assign ram_raddr = rd_word;
+
+// a beat needs its word and, unless the range ends inside it, the next
+wire        last_beat = beats_left == 12'd1;
+wire        need_two = shift != 0 && !(last_beat && {1'b0, shift} + last_keep <= 6'd32);
+wire        have = q_cnt >= (need_two ? 3'd2 : 3'd1) || (busy && last_beat && last_keep == 0);
+wire [511:0] pair = {q[q_rp + 2'd1], q[q_rp]};
+
+assign m_axis_tvalid = busy && have;
+assign m_axis_tdata = pair[{1'b0, shift, 3'd0} +: 256];
+assign m_axis_tkeep = last_beat ? ~(32'hffffffff << last_keep) : 32'hffffffff;
+assign m_axis_tlast = last_beat;
+
+wire pop = m_axis_tvalid && m_axis_tready;
+// each beat uses one word, and the last one may use none more
+wire [2:0] used = pop ? ((last_beat && q_cnt == 0) ? 3'd0 : 3'd1) : 3'd0;
+
+always @(posedge clk) begin
+    inflight <= ram_re;
+    if (inflight) begin
+        q[q_wp] <= ram_rdata;
+        q_wp <= q_wp + 2'd1;
+    end
+    q_cnt <= q_cnt + {2'd0, inflight} - used;
+    q_rp <= q_rp + used[1:0];
+
+    if (ram_re) begin
+        rd_word <= rd_word + 1'b1;
+        words_left <= words_left - 12'd1;
+    end
+    if (pop) begin
+        beats_left <= beats_left - 12'd1;
+        if (last_beat) begin
+            busy <= 1'b0;
+            // drop any word read ahead of the end
+            q_cnt <= 0;
+            q_rp <= 0;
+            q_wp <= 0;
+        end
+    end
+    if (take_start) begin
+        busy <= 1'b1;
+        rd_word <= start_addr[ADDR_W+4:5];
+        words_left <= n_words;
+        beats_left <= n_beats;
+        shift <= start_addr[4:0];
+        last_keep <= start_len == 0 ? 6'd0 :
+                     (start_len[4:0] == 5'd0 ? 6'd32 : {1'b0, start_len[4:0]});
+        q_cnt <= 0;
+        q_rp <= 0;
+        q_wp <= 0;
+    end
+    if (rst) begin
+        busy <= 1'b0;
+        inflight <= 1'b0;
+        q_cnt <= 0;
+        q_rp <= 0;
+        q_wp <= 0;
+    end
+end
+
+endmodule
+
+`resetall

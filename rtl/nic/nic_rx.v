@@ -1,0 +1,763 @@
+// SPDX-License-Identifier: MIT
+/*
+ * nic_rx: the receive engine. Frames from the MAC are stored in a 32 KiB
+ * ring as they arrive; the engine then takes them one at a time and
+ * delivers each to a buffer of the RX ring (docs/regmap.md) as
+ * incw_rx() of userspace/wire says (docs/wire-format.md):
+ *
+ *   - a frame that is not encapsulated (not IP protocol 253) bit-exact;
+ *   - an encapsulated frame restored: IP header patched back, the original
+ *     L4 header with a recomputed checksum, the payload with the chunk body
+ *     decoded by inc_decompressor;
+ *   - a malformed encapsulated frame nowhere: dropped and counted.
+ *
+ * Then it writes the descriptor's length and status and advances CONS.
+ * Checksums are verified and recomputed from sums taken in pieces in their
+ * own alignment, as in nic_tx.
+ */
+
+// Language: Verilog 2001
+
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+module nic_rx
+(
+    input  wire          clk,
+    input  wire          rst,
+
+    input  wire          rx_en,
+    input  wire [63:0]   rxq_base,
+    input  wire [3:0]    rxq_size,
+    input  wire [15:0]   rxq_prod,
+    output reg  [15:0]   rxq_cons = 0,
+    input  wire [13:0]   max_frame,
+
+    // frames in (from the MAC, or TX in loopback)
+    input  wire [255:0]  s_axis_tdata,
+    input  wire [31:0]   s_axis_tkeep,
+    input  wire          s_axis_tvalid,
+    input  wire          s_axis_tlast,
+    input  wire          s_axis_tuser,
+
+    output wire          rd_req_valid,
+    input  wire          rd_req_ready,
+    output wire [63:0]   rd_req_addr,
+    output wire [15:0]   rd_req_len,
+    input  wire [79:0]   rd_data,      // the descriptor's first 10 bytes
+    input  wire          rd_valid,
+    output wire          rd_ready,
+
+    output wire          wr_req_valid,
+    input  wire          wr_req_ready,
+    output wire [63:0]   wr_req_addr,
+    output wire [15:0]   wr_req_len,
+    output wire [255:0]  wr_data,
+    output wire [31:0]   wr_keep,
+    output wire          wr_last,
+    output wire          wr_valid,
+    input  wire          wr_ready,
+    input  wire          wr_done,
+
+    output reg           event_done = 1'b0,
+    output wire          idle,
+    // statistics increments (docs/regmap.md, counters 8..17)
+    output reg  [159:0]  stat_inc = 0
+);
+
+localparam RING_AW = 10;                 // ring words (32 bytes): 32 KiB
+localparam [10:0] RING_WORDS = 11'd1024;
+
+// ---- ingress: MAC -> ring ----------------------------------------------
+
+reg  [10:0] in_wptr = 0;                 // words, one bit past the ring
+reg  [10:0] free_ptr = 0;
+reg  [10:0] f_start = 0;
+reg  [13:0] f_bytes = 0;
+reg         f_over = 1'b0;               // no room: the ring is full
+reg         f_long = 1'b0;               // longer than MAX_FRAME
+
+// frames waiting: start word and length
+reg  [9:0]  q_start [0:15];
+reg  [13:0] q_len [0:15];
+reg  [3:0]  q_wp = 0, q_rp = 0;
+reg  [4:0]  q_cnt = 0;
+
+function [5:0] ones32;
+    input [31:0] k;
+    integer i;
+    begin
+        ones32 = 0;
+        for (i = 0; i < 32; i = i + 1)
+            ones32 = ones32 + {5'd0, k[i]};
+    end
+endfunction
+
+wire [10:0] used = in_wptr - free_ptr;
+wire        room = used < RING_WORDS;
+wire [5:0]  beat_bytes = ones32(s_axis_tkeep);
+wire [14:0] bytes_next = {1'b0, f_bytes} + {9'd0, beat_bytes};
+// this beat is written, and this last beat ends a frame that is kept
+wire        beat_in = s_axis_tvalid && !f_over && !f_long && room && rx_en;
+wire        frame_bad = s_axis_tuser || f_long || bytes_next > {1'b0, max_frame} ||
+                        bytes_next == 0;
+wire        frame_nobuf = f_over || !room || !rx_en || q_cnt == 5'd16;
+wire        push_frame = s_axis_tvalid && s_axis_tlast && !frame_bad && !frame_nobuf;
+
+reg         r_we = 1'b0;
+reg  [9:0]  r_waddr = 0;
+reg  [255:0] r_wdata = 0;
+wire        pop_frame;                   // from the processing side
+wire [10:0] pop_words;
+
+// ingress counters, merged into stat_inc below
+reg         i_frame = 1'b0, i_drop_mac = 1'b0, i_drop_buf = 1'b0;
+reg  [13:0] i_bytes = 0;
+
+always @(posedge clk) begin
+    r_we <= 1'b0;
+    i_frame <= 1'b0;
+    i_drop_mac <= 1'b0;
+    i_drop_buf <= 1'b0;
+    i_bytes <= 0;
+    if (s_axis_tvalid) begin
+        if (beat_in) begin
+            r_we <= 1'b1;
+            r_waddr <= in_wptr[9:0];
+            r_wdata <= s_axis_tdata;
+            in_wptr <= in_wptr + 11'd1;
+        end
+        if (!room || !rx_en)
+            f_over <= 1'b1;
+        if (bytes_next > {1'b0, max_frame})
+            f_long <= 1'b1;
+        f_bytes <= bytes_next[14] ? 14'h3fff : bytes_next[13:0];
+        if (s_axis_tlast) begin
+            i_frame <= 1'b1;
+            i_bytes <= bytes_next[14] ? 14'h3fff : bytes_next[13:0];
+            if (frame_bad) begin
+                i_drop_mac <= 1'b1;
+                in_wptr <= f_start;
+            end else if (frame_nobuf) begin
+                i_drop_buf <= 1'b1;
+                in_wptr <= f_start;
+            end else begin
+                q_start[q_wp] <= f_start[9:0];
+                q_len[q_wp] <= bytes_next[13:0];
+                q_wp <= q_wp + 4'd1;
+                f_start <= in_wptr + {10'd0, beat_in};
+            end
+            f_bytes <= 0;
+            f_over <= 1'b0;
+            f_long <= 1'b0;
+        end
+    end
+    q_cnt <= q_cnt + {4'd0, push_frame} - {4'd0, pop_frame};
+    if (pop_frame) begin
+        q_rp <= q_rp + 4'd1;
+        free_ptr <= free_ptr + pop_words;
+    end
+    if (rst) begin
+        in_wptr <= 0;
+        free_ptr <= 0;
+        f_start <= 0;
+        f_bytes <= 0;
+        f_over <= 1'b0;
+        f_long <= 1'b0;
+        q_wp <= 0;
+        q_rp <= 0;
+        q_cnt <= 0;
+    end
+end
+
+// ---- the ring RAM (A) and the decoded-range RAM (B) -------------------------
+
+wire         a_re;
+wire [9:0]   a_raddr;
+wire [255:0] a_rdata;
+
+nic_ram #(.WIDTH(256), .ADDR_W(RING_AW)) ram_a (
+    .clk(clk), .we(r_we), .waddr(r_waddr), .wdata(r_wdata),
+    .re(a_re), .raddr(a_raddr), .rdata(a_rdata)
+);
+
+reg          b_we = 1'b0;
+reg  [8:0]   b_waddr = 0;
+reg  [255:0] b_wdata = 0;
+wire         b_re;
+wire [8:0]   b_raddr;
+wire [255:0] b_rdata;
+
+nic_ram #(.WIDTH(256), .ADDR_W(9)) ram_b (
+    .clk(clk), .we(b_we), .waddr(b_waddr), .wdata(b_wdata),
+    .re(b_re), .raddr(b_raddr), .rdata(b_rdata)
+);
+
+// ---- the frame being processed ----------------------------------------------
+
+localparam [4:0] R_IDLE = 5'd0, R_HDR_GO = 5'd1, R_HDR = 5'd2,
+                 R_PARSE = 5'd3, R_CSUM_GO = 5'd4, R_CSUM = 5'd5,
+                 R_CHECK = 5'd6, R_DEC_GO = 5'd7, R_DEC = 5'd8,
+                 R_BUILD1 = 5'd9, R_BUILD2 = 5'd10, R_DREQ = 5'd11,
+                 R_DWAIT = 5'd12, R_WREQ = 5'd13, R_WDATA = 5'd14,
+                 R_DWREQ = 5'd15, R_DWDATA = 5'd16, R_DONE = 5'd17,
+                 R_DROP = 5'd18;
+
+reg  [4:0]    state = R_IDLE;
+reg  [9:0]    fr_start = 0;      // ring word of the frame
+reg  [13:0]   fr_len = 0;
+reg  [1279:0] hreg = 0;
+reg  [2:0]    hdr_word = 0;
+reg           restore = 1'b0;    // an encapsulated frame being restored
+reg           drop_bad = 1'b0;   // malformed (else: no buffer)
+reg  [13:0]   out_len = 0;
+
+assign idle = state == R_IDLE && q_cnt == 0 && !as_busy;
+
+wire [1:0]   p_result;
+wire [7:0]   p_l3_off, p_ip_hlen, p_proto, p_l4_off;
+wire [3:0]   p_ip_ver;
+wire [13:0]  p_ip_end;
+wire         p_fragment;
+
+nic_hdr_parse parse (
+    .hdr(hreg), .len(fr_len),
+    .result(p_result), .l3_off(p_l3_off),
+    .ip_ver(p_ip_ver), .ip_hlen(p_ip_hlen), .ip_end(p_ip_end),
+    .proto(p_proto), .fragment(p_fragment), .l4_off(p_l4_off)
+);
+
+function [7:0] byte_at;
+    input [1279:0] h;
+    input [7:0]    at;
+    begin
+        byte_at = h[{at, 3'd0} +: 8];
+    end
+endfunction
+
+function [3:0] hi_nibble_at;
+    input [1279:0] h;
+    input [7:0]    at;
+    begin
+        hi_nibble_at = h[{at, 3'd4} +: 4];
+    end
+endfunction
+
+// fields the receive rules read
+wire [3:0]  ip_vn = hi_nibble_at(hreg, p_l3_off);
+wire [7:0]  ip_b6 = byte_at(hreg, p_l3_off + 8'd6);
+wire [7:0]  ip_b9 = byte_at(hreg, p_l3_off + 8'd9);
+wire [15:0] ip4_field = {byte_at(hreg, p_l3_off + 8'd10), byte_at(hreg, p_l3_off + 8'd11)};
+wire [7:0]  sh_magic = byte_at(hreg, p_l4_off);
+wire [7:0]  sh_ver = byte_at(hreg, p_l4_off + 8'd1);
+wire [7:0]  sh_proto = byte_at(hreg, p_l4_off + 8'd2);
+wire [7:0]  sh_l4len = byte_at(hreg, p_l4_off + 8'd3);
+wire [15:0] sh_off = {byte_at(hreg, p_l4_off + 8'd4), byte_at(hreg, p_l4_off + 8'd5)};
+wire [15:0] sh_csum = {byte_at(hreg, p_l4_off + 8'd6), byte_at(hreg, p_l4_off + 8'd7)};
+wire [7:0]  ch_mode = byte_at(hreg, p_l4_off + 8'd8);
+wire [7:0]  ch_k = byte_at(hreg, p_l4_off + 8'd9);
+wire [15:0] ch_raw = {byte_at(hreg, p_l4_off + 8'd11), byte_at(hreg, p_l4_off + 8'd10)};
+wire [15:0] ch_body = {byte_at(hreg, p_l4_off + 8'd13), byte_at(hreg, p_l4_off + 8'd12)};
+wire [15:0] ch_rsvd = {byte_at(hreg, p_l4_off + 8'd15), byte_at(hreg, p_l4_off + 8'd14)};
+wire [7:0]  in_l4 = p_l4_off + 8'd16;              // the carried L4 header
+wire [3:0]  in_doff = hi_nibble_at(hreg, in_l4 + 8'd12);
+wire [7:0]  in_csum_at = in_l4 + (sh_proto == 8'd6 ? 8'd16 : 8'd6);
+wire [15:0] in_csum = {byte_at(hreg, in_csum_at), byte_at(hreg, in_csum_at + 8'd1)};
+
+// what the parser's result means here (incw_rx)
+wire encap = p_result == 2'd0 && p_proto == 8'd253;
+// a broken IP header is ours to drop only if it says 253
+wire bad_ip_ours = p_result == 2'd2 && {6'd0, p_l3_off} + 14'd10 <= fr_len &&
+                   ((ip_vn == 4'd4 && ip_b9 == 8'd253) ||
+                    (ip_vn == 4'd6 && ip_b6 == 8'd253));
+
+// the chunk header (codec.md, section 6) and its bound
+wire [13:0] c_n = ch_raw[15:2];
+wire [13:0] c_groups = {3'd0, c_n[13:3]} + {13'd0, c_n[2:0] != 3'd0};
+wire [16:0] c_bound = {2'd0, c_groups, 1'b0} + {1'b0, c_n, 2'd0} + {15'd0, ch_raw[1:0]} +
+                      (ch_mode == 8'd2 ? {6'd0, c_groups[13:3]} +
+                       {16'd0, c_groups[2:0] != 3'd0} : 17'd0);
+wire chunk_ok = (ch_mode == 8'd1 || ch_mode == 8'd2) && ch_k >= 8'd1 && ch_k <= 8'd24 &&
+                ch_rsvd == 0 && ch_raw <= 16'd9000 && ch_raw != 0 &&
+                {1'b0, ch_body} <= c_bound;
+wire shim_ok = sh_magic == 8'h49 && sh_ver == 8'h10 &&
+               ((sh_proto == 8'd17 && sh_l4len == 8'd8) ||
+                (sh_proto == 8'd6 && sh_l4len >= 8'd20 && sh_l4len <= 8'd60 &&
+                 sh_l4len[1:0] == 2'd0 && {2'd0, in_doff, 2'd0} == sh_l4len));
+// positions in the frame (17 bits: range_off can be large)
+wire [16:0] body_at = {9'd0, p_l4_off} + 17'd16 + {9'd0, sh_l4len} + {1'b0, sh_off};
+wire [16:0] body_end = body_at + {1'b0, ch_body};
+wire [16:0] tail = {3'd0, p_ip_end} - body_end;
+wire [16:0] new_end = {9'd0, p_l4_off} + {9'd0, sh_l4len} + {1'b0, sh_off} +
+                      {1'b0, ch_raw} + tail;
+wire lens_ok = body_end <= {3'd0, p_ip_end} && new_end <= 17'd9018;
+wire hdr_ok = !p_fragment && p_ip_end - {6'd0, p_l4_off} >= 14'd16 && shim_ok &&
+              chunk_ok && lens_ok;
+
+// IPv4 header checksum, field as 0
+wire [22:0] ip4_sum;
+nic_hsum hs_ip4 (.hdr(hreg), .lo(p_l3_off), .hi(p_l3_off + p_ip_hlen), .sum(ip4_sum));
+wire [15:0] ip4_fold;
+nic_fold fold_ip4 (.acc({9'd0, ip4_sum} - {16'd0, ip4_field}), .folded(ip4_fold));
+wire ip4_ok = p_ip_ver != 4'd4 || ~ip4_fold == ip4_field;
+
+// pseudo-header addresses
+wire [22:0] addr_sum;
+nic_hsum hs_addr (
+    .hdr(hreg),
+    .lo(p_ip_ver == 4'd4 ? p_l3_off + 8'd12 : p_l3_off + 8'd8),
+    .hi(p_ip_ver == 4'd4 ? p_l3_off + 8'd20 : p_l3_off + 8'd40),
+    .sum(addr_sum)
+);
+
+// ---- reader A (ring): header, checksum pass, decompressor feed, send ------
+
+reg          ra_go = 1'b0;
+reg  [14:0]  ra_start = 0;
+reg  [15:0]  ra_len = 0;
+wire         ra_ready;
+wire [255:0] ra_tdata;
+wire [31:0]  ra_tkeep;
+wire         ra_tvalid, ra_tlast;
+wire         ra_tready;
+
+wire         as_rda_valid, as_rdb_valid;
+wire [14:0]  as_rda_addr;
+wire [13:0]  as_rdb_addr;
+wire [15:0]  as_rda_len, as_rdb_len;
+wire         as_rda_tready, as_rdb_tready;
+wire         sending = state == R_WDATA;
+wire         d_s_tready;
+
+nic_rd_stream #(.ADDR_W(RING_AW)) rd_a (
+    .clk(clk), .rst(rst),
+    .start_valid(sending ? as_rda_valid : ra_go), .start_ready(ra_ready),
+    .start_addr(sending ? as_rda_addr : ra_start),
+    .start_len(sending ? as_rda_len : ra_len),
+    .ram_re(a_re), .ram_raddr(a_raddr), .ram_rdata(a_rdata),
+    .m_axis_tdata(ra_tdata), .m_axis_tkeep(ra_tkeep), .m_axis_tvalid(ra_tvalid),
+    .m_axis_tready(ra_tready), .m_axis_tlast(ra_tlast)
+);
+
+assign ra_tready = sending ? as_rda_tready :
+                   state == R_DEC ? d_s_tready :
+                   (state == R_HDR || state == R_CSUM);
+
+wire         rb_ready;
+wire [255:0] rb_tdata;
+wire [31:0]  rb_tkeep;
+wire         rb_tvalid, rb_tlast;
+
+nic_rd_stream #(.ADDR_W(9)) rd_b (
+    .clk(clk), .rst(rst),
+    .start_valid(as_rdb_valid), .start_ready(rb_ready),
+    .start_addr(as_rdb_addr), .start_len(as_rdb_len),
+    .ram_re(b_re), .ram_raddr(b_raddr), .ram_rdata(b_rdata),
+    .m_axis_tdata(rb_tdata), .m_axis_tkeep(rb_tkeep), .m_axis_tvalid(rb_tvalid),
+    .m_axis_tready(as_rdb_tready), .m_axis_tlast(rb_tlast)
+);
+
+// byte address in the ring of frame offset o
+wire [14:0] fbase = {fr_start, 5'd0};
+
+// ---- checksum pass over [l4_off, ip_end): all, L4 header + prefix, suffix --
+reg  [13:0] cs_pos = 0;
+reg  [31:0] sum_all = 0, sum_hp = 0, sum_suf = 0;
+wire [13:0] hp_start = 14'd16;
+wire [13:0] hp_end = 14'd16 + {6'd0, sh_l4len} + sh_off[13:0];
+wire [13:0] suf_start = body_end[13:0] - {6'd0, p_l4_off};
+
+function [31:0] below;    // keep bits of a beat at pos whose offset < lim
+    input [13:0] pos;
+    input [13:0] lim;
+    begin
+        if (lim <= pos)
+            below = 32'd0;
+        else if (lim - pos >= 14'd32)
+            below = 32'hffffffff;
+        else
+            below = ~(32'hffffffff << (lim - pos));
+    end
+endfunction
+
+wire [31:0] hp_keep = ra_tkeep & ~below(cs_pos, hp_start) & below(cs_pos, hp_end);
+wire [31:0] suf_keep = ra_tkeep & ~below(cs_pos, suf_start);
+wire [20:0] all_beat, hp_beat, suf_beat;
+nic_sum sum_all_b (.data(ra_tdata), .keep(ra_tkeep), .sum(all_beat));
+nic_sum sum_hp_b (.data(ra_tdata), .keep(hp_keep), .sum(hp_beat));
+nic_sum sum_suf_b (.data(ra_tdata), .keep(suf_keep), .sum(suf_beat));
+
+wire [15:0] seg_in = {2'd0, p_ip_end} - {8'd0, p_l4_off};
+wire [15:0] shim_fold;
+nic_fold fold_shim (.acc(sum_all - {16'd0, sh_csum} + {9'd0, addr_sum} + 32'd253 +
+                         {16'd0, seg_in}), .folded(shim_fold));
+wire shim_csum_ok = ~shim_fold == sh_csum;
+
+// ---- the decompressor -------------------------------------------------------
+
+wire [255:0] d_tdata;
+wire [31:0]  d_tkeep;
+wire         d_tvalid, d_tlast;
+wire [0:0]   d_tuser;
+wire         d_status_valid, d_status_error;
+reg  [8:0]   b_wptr = 0;
+reg  [31:0]  range_sum = 0;
+reg          dec_err = 1'b0;
+reg          dec_out_done = 1'b0, dec_in_done = 1'b0;
+wire [20:0]  d_beat;
+
+inc_decompressor #(.LANES(8)) decomp (
+    .clk(clk), .rst(rst),
+    .s_axis_tdata({256'd0, ra_tdata}), .s_axis_tkeep({32'd0, ra_tkeep}),
+    .s_axis_tvalid(state == R_DEC && ra_tvalid), .s_axis_tready(d_s_tready),
+    .s_axis_tlast(ra_tlast),
+    .s_axis_tuser({ch_raw[13:0], ch_mode[1:0], ch_k[4:0]}),
+    .m_axis_tdata(d_tdata), .m_axis_tkeep(d_tkeep), .m_axis_tvalid(d_tvalid),
+    .m_axis_tready(state == R_DEC), .m_axis_tlast(d_tlast), .m_axis_tuser(d_tuser),
+    .status_valid(d_status_valid), .status_error(d_status_error)
+);
+
+nic_sum sum_range (.data(d_tdata), .keep(d_tkeep), .sum(d_beat));
+
+// ---- the restored headers ----------------------------------------------------
+
+wire [15:0] f_hp, f_suf, f_range;
+nic_fold fold_hp (.acc(sum_hp - {16'd0, in_csum}), .folded(f_hp));
+nic_fold fold_suf (.acc(sum_suf), .folded(f_suf));
+nic_fold fold_range (.acc(range_sum), .folded(f_range));
+wire [15:0] range_sw = sh_off[0] ? {f_range[7:0], f_range[15:8]} : f_range;
+wire [15:0] suf_sw = ch_body[0] ^ ch_raw[0] ? {f_suf[7:0], f_suf[15:8]} : f_suf;
+wire [15:0] seg_out = new_end[15:0] - {8'd0, p_l4_off};
+wire [15:0] l4_fold;
+nic_fold fold_l4 (.acc({9'd0, addr_sum} + {24'd0, sh_proto} + {16'd0, seg_out} +
+                       {16'd0, f_hp} + {16'd0, range_sw} + {16'd0, suf_sw}),
+                  .folded(l4_fold));
+wire        udp_none = sh_proto == 8'd17 && p_ip_ver == 4'd4 && in_csum == 16'd0;
+wire [15:0] l4_c = udp_none ? 16'd0 :
+                   (~l4_fold == 16'd0 && sh_proto == 8'd17 ? 16'hffff : ~l4_fold);
+
+function [1279:0] keep_bytes;     // bytes [0, n) of h
+    input [1279:0] h;
+    input [7:0]    n;
+    begin
+        keep_bytes = n >= 8'd160 ? h : h & ~({1280{1'b1}} << {n, 3'd0});
+    end
+endfunction
+
+function [1279:0] put8;
+    input [1279:0] h;
+    input [7:0]    at;
+    input [7:0]    v;
+    begin
+        put8 = h;
+        put8[{at, 3'd0} +: 8] = v;
+    end
+endfunction
+
+wire [15:0]   ip_total = new_end[15:0] - {8'd0, p_l3_off};
+wire [15:0]   plen6 = ip_total - 16'd40;
+wire [1279:0] l4_hdr = keep_bytes(hreg >> {in_l4, 3'd0}, sh_l4len);
+wire [1279:0] hb0 = keep_bytes(hreg, p_l4_off) | (l4_hdr << {p_l4_off, 3'd0});
+wire [7:0]    out_csum_at = p_l4_off + (sh_proto == 8'd6 ? 8'd16 : 8'd6);
+wire [1279:0] hb1 = put8(put8(hb0, out_csum_at, l4_c[15:8]), out_csum_at + 8'd1, l4_c[7:0]);
+wire [1279:0] hb_v4 = put8(put8(put8(put8(put8(hb1,
+                        p_l3_off + 8'd2, ip_total[15:8]),
+                        p_l3_off + 8'd3, ip_total[7:0]),
+                        p_l3_off + 8'd9, sh_proto),
+                        p_l3_off + 8'd10, 8'd0),
+                        p_l3_off + 8'd11, 8'd0);
+wire [1279:0] hb_v6 = put8(put8(put8(hb1,
+                        p_l3_off + 8'd4, plen6[15:8]),
+                        p_l3_off + 8'd5, plen6[7:0]),
+                        p_l3_off + 8'd6, sh_proto);
+
+reg  [1279:0] hb = 0;
+reg  [7:0]    hb_len = 0;
+wire [22:0]   ip4n_sum;
+nic_hsum hs_ip4n (.hdr(hb), .lo(p_l3_off), .hi(p_l3_off + p_ip_hlen), .sum(ip4n_sum));
+wire [15:0]   ip4n_fold;
+nic_fold fold_ip4n (.acc({9'd0, ip4n_sum}), .folded(ip4n_fold));
+wire [15:0]   ip4n_c = ~ip4n_fold;
+wire [7:0]    ip4_csum_at = p_l3_off + 8'd10;
+
+// ---- descriptor -------------------------------------------------------------
+
+wire [11:0] ring_mask = ~(12'hfff << rxq_size);
+wire [63:0] slot_addr = rxq_base + {48'd0, rxq_cons[11:0] & ring_mask, 4'd0};
+reg  [63:0] d_slot = 0, d_buf = 0;
+reg  [15:0] d_buf_len = 0;
+reg  [1:0]  dones = 0;
+
+// ---- the assembler ----------------------------------------------------------
+
+reg          as_go = 1'b0;
+wire         as_done, as_busy;
+wire [255:0] o_tdata;
+wire [31:0]  o_tkeep;
+wire         o_tvalid, o_tlast;
+wire [14:0]  pre_at = fbase + body_at[14:0] - {1'b0, sh_off[13:0]};
+wire [14:0]  suf_at = fbase + body_end[14:0];
+
+nic_assembler #(.A_AW(15), .B_AW(14)) asm_rx (
+    .clk(clk), .rst(rst),
+    .go(as_go), .busy(as_busy), .done(as_done),
+    .hb(hb), .hb_len(restore ? hb_len : 8'd0),
+    .seg_b(3'b010),
+    .seg0_start(restore ? {1'b0, pre_at} : {1'b0, fbase}),
+    .seg0_len(restore ? sh_off : {2'd0, fr_len}),
+    .seg1_start(16'd0),
+    .seg1_len(restore ? ch_raw : 16'd0),
+    .seg2_start({1'b0, suf_at}),
+    .seg2_len(restore ? tail[15:0] : 16'd0),
+    .rda_start_valid(as_rda_valid), .rda_start_ready(ra_ready),
+    .rda_start_addr(as_rda_addr), .rda_start_len(as_rda_len),
+    .rda_tdata(ra_tdata), .rda_tkeep(ra_tkeep), .rda_tvalid(ra_tvalid),
+    .rda_tready(as_rda_tready), .rda_tlast(ra_tlast),
+    .rdb_start_valid(as_rdb_valid), .rdb_start_ready(rb_ready),
+    .rdb_start_addr(as_rdb_addr), .rdb_start_len(as_rdb_len),
+    .rdb_tdata(rb_tdata), .rdb_tkeep(rb_tkeep), .rdb_tvalid(rb_tvalid),
+    .rdb_tready(as_rdb_tready), .rdb_tlast(rb_tlast),
+    .m_axis_tdata(o_tdata), .m_axis_tkeep(o_tkeep), .m_axis_tvalid(o_tvalid),
+    .m_axis_tready(wr_ready && state == R_WDATA), .m_axis_tlast(o_tlast)
+);
+
+// ---- DMA ----------------------------------------------------------------------
+
+assign rd_req_valid = state == R_DREQ;
+assign rd_req_addr = d_slot;
+assign rd_req_len = 16'd16;
+assign rd_ready = state == R_DWAIT;
+
+assign wr_req_valid = state == R_WREQ || state == R_DWREQ;
+assign wr_req_addr = state == R_WREQ ? d_buf : d_slot + 64'd8;
+assign wr_req_len = state == R_WREQ ? {2'd0, out_len} : 16'd8;
+wire [63:0] desc_wb = {1'b1, restore, 30'd0, 2'd0, out_len, d_buf_len};
+assign wr_data = state == R_WDATA ? o_tdata : {192'd0, desc_wb};
+assign wr_keep = state == R_WDATA ? o_tkeep : 32'h000000ff;
+assign wr_last = state == R_WDATA ? o_tlast : 1'b1;
+assign wr_valid = (state == R_WDATA && o_tvalid) || state == R_DWDATA;
+
+// ---- the state machine ----------------------------------------------------------
+
+function [255:0] masked;
+    input [255:0] d;
+    input [31:0]  k;
+    integer i;
+    begin
+        for (i = 0; i < 32; i = i + 1)
+            masked[8*i +: 8] = k[i] ? d[8*i +: 8] : 8'd0;
+    end
+endfunction
+
+wire [10:0] frame_words = {1'b0, fr_len[13:5]} + {10'd0, fr_len[4:0] != 5'd0};
+
+// the frame leaves the ring when it is delivered or dropped
+assign pop_frame = (state == R_DONE && dones == 2'd2) || state == R_DROP;
+assign pop_words = frame_words;
+
+always @(posedge clk) begin
+    ra_go <= 1'b0;
+    as_go <= 1'b0;
+    b_we <= 1'b0;
+    event_done <= 1'b0;
+    stat_inc <= 0;
+    // ingress counters
+    stat_inc[15:0] <= {15'd0, i_frame};                    // rx_frames
+    stat_inc[31:16] <= {2'd0, i_bytes};                    // rx_bytes
+    stat_inc[111:96] <= {15'd0, i_drop_buf};               // rx_drop_no_buffer
+    stat_inc[127:112] <= {15'd0, i_drop_mac};              // rx_drop_mac
+
+    case (state)
+    R_IDLE: begin
+        if (q_cnt != 0) begin
+            fr_start <= q_start[q_rp];
+            fr_len <= q_len[q_rp];
+            hreg <= 0;
+            hdr_word <= 0;
+            ra_go <= 1'b1;
+            ra_start <= {q_start[q_rp], 5'd0};
+            ra_len <= q_len[q_rp] < 14'd160 ? {2'd0, q_len[q_rp]} : 16'd160;
+            state <= R_HDR_GO;
+        end
+    end
+    R_HDR_GO: state <= R_HDR;
+    R_HDR: begin
+        if (ra_tvalid) begin
+            hreg[{hdr_word, 8'd0} +: 256] <= masked(ra_tdata, ra_tkeep);
+            hdr_word <= hdr_word + 3'd1;
+            if (ra_tlast)
+                state <= R_PARSE;
+        end
+    end
+    R_PARSE: begin
+        restore <= 1'b0;
+        drop_bad <= 1'b0;
+        if (bad_ip_ours) begin
+            drop_bad <= 1'b1;
+            state <= R_DROP;
+        end else if (!encap) begin
+            out_len <= fr_len;
+            state <= R_DREQ;
+        end else if (!ip4_ok || !hdr_ok) begin
+            drop_bad <= 1'b1;
+            state <= R_DROP;
+        end else begin
+            ra_go <= 1'b1;
+            ra_start <= fbase + {7'd0, p_l4_off};
+            ra_len <= seg_in;
+            cs_pos <= 0;
+            sum_all <= 0;
+            sum_hp <= 0;
+            sum_suf <= 0;
+            state <= R_CSUM_GO;
+        end
+    end
+    R_CSUM_GO: state <= R_CSUM;
+    R_CSUM: begin
+        if (ra_tvalid) begin
+            sum_all <= sum_all + {11'd0, all_beat};
+            sum_hp <= sum_hp + {11'd0, hp_beat};
+            sum_suf <= sum_suf + {11'd0, suf_beat};
+            cs_pos <= cs_pos + 14'd32;
+            if (ra_tlast)
+                state <= R_CHECK;
+        end
+    end
+    R_CHECK: begin
+        if (!shim_csum_ok) begin
+            drop_bad <= 1'b1;
+            state <= R_DROP;
+        end else begin
+            ra_go <= 1'b1;
+            ra_start <= fbase + body_at[14:0];
+            ra_len <= ch_body;
+            b_wptr <= 0;
+            range_sum <= 0;
+            dec_err <= 1'b0;
+            dec_out_done <= 1'b0;
+            dec_in_done <= 1'b0;
+            state <= R_DEC_GO;
+        end
+    end
+    R_DEC_GO: state <= R_DEC;
+    R_DEC: begin
+        // all of the body goes in (a bad one is drained by the engine), and
+        // the chunk comes out, or its error beat
+        if (ra_tvalid && ra_tready && ra_tlast)
+            dec_in_done <= 1'b1;
+        // (the engine reports an error twice: status, and tuser on tlast)
+        if (d_status_valid && d_status_error)
+            dec_err <= 1'b1;
+        if (d_tvalid && !dec_out_done) begin
+            b_we <= 1'b1;
+            b_waddr <= b_wptr;
+            b_wdata <= d_tdata;
+            b_wptr <= b_wptr + 9'd1;
+            range_sum <= range_sum + {11'd0, d_beat};
+            if (d_tlast) begin
+                if (d_tuser[0])
+                    dec_err <= 1'b1;
+                dec_out_done <= 1'b1;
+            end
+        end
+        if (dec_out_done && (dec_in_done || ra_ready))
+            state <= R_BUILD1;
+    end
+    R_BUILD1: begin
+        if (dec_err) begin
+            drop_bad <= 1'b1;
+            state <= R_DROP;
+        end else begin
+            restore <= 1'b1;
+            hb <= p_ip_ver == 4'd4 ? hb_v4 : hb_v6;
+            hb_len <= p_l4_off + sh_l4len;
+            out_len <= new_end[13:0];
+            state <= R_BUILD2;
+        end
+    end
+    R_BUILD2: begin
+        if (p_ip_ver == 4'd4)
+            hb[{ip4_csum_at, 3'd0} +: 16] <= {ip4n_c[7:0], ip4n_c[15:8]};
+        state <= R_DREQ;
+    end
+    R_DREQ: begin
+        if (!rx_en || rxq_prod == rxq_cons) begin
+            state <= R_DROP;        // no buffer
+        end else begin
+            d_slot <= slot_addr;
+            if (rd_req_ready)
+                state <= R_DWAIT;
+        end
+    end
+    R_DWAIT: begin
+        if (rd_valid) begin
+            d_buf <= rd_data[63:0];
+            d_buf_len <= rd_data[79:64];
+            if (rd_data[79:64] < {2'd0, out_len})
+                state <= R_DROP;    // buffer too small
+            else
+                state <= R_WREQ;
+        end
+    end
+    R_WREQ: begin
+        dones <= 0;
+        if (wr_req_ready) begin
+            as_go <= 1'b1;
+            state <= R_WDATA;
+        end
+    end
+    R_WDATA: begin
+        if (wr_done)
+            dones <= dones + 2'd1;
+        if (as_done)
+            state <= R_DWREQ;
+    end
+    R_DWREQ: begin
+        if (wr_done)
+            dones <= dones + 2'd1;
+        if (wr_req_ready)
+            state <= R_DWDATA;
+    end
+    R_DWDATA: begin
+        if (wr_done)
+            dones <= dones + 2'd1;
+        if (wr_ready)
+            state <= R_DONE;
+    end
+    R_DONE: begin
+        if (wr_done)
+            dones <= dones + 2'd1;
+        if (dones == 2'd2) begin
+            rxq_cons <= rxq_cons + 16'd1;
+            event_done <= 1'b1;
+            stat_inc[143:128] <= 16'd1;                    // rx_delivered
+            stat_inc[159:144] <= {2'd0, out_len};          // rx_delivered_bytes
+            if (restore) begin
+                stat_inc[47:32] <= 16'd1;                  // rx_decomp_frames
+                stat_inc[63:48] <= ch_body;                // rx_decomp_in_bytes
+                stat_inc[79:64] <= ch_raw;                 // rx_decomp_out_bytes
+            end
+            state <= R_IDLE;
+        end
+    end
+    R_DROP: begin
+        if (drop_bad)
+            stat_inc[95:80] <= 16'd1;                      // rx_drop_malformed
+        else
+            stat_inc[111:96] <= {15'd0, i_drop_buf} + 16'd1; // rx_drop_no_buffer
+        state <= R_IDLE;
+    end
+    default: state <= R_IDLE;
+    endcase
+
+    if (rst) begin
+        state <= R_IDLE;
+        rxq_cons <= 0;
+        b_we <= 1'b0;
+    end
+end
+
+endmodule
+
+`resetall
