@@ -139,8 +139,34 @@ $(BUILD)/bin/bench-rtl: $(O)/userspace/bench/bench-rtl.o \
 	@echo "  LD      $@"
 	$(Q)g++ $(LDFLAGS_ALL) -o $@ $^ -lm
 
+# ---- NIC: Verilator model of inc_nic and its system test ------------------
+RTL_NIC   := $(sort $(wildcard rtl/nic/*.v))
+VL_NIC    := $(VLDIR)/nic/Vnic__ALL.a
+
+$(VL_NIC): $(RTL_CODEC) $(RTL_NIC)
+	@echo "  VERILATE nic"
+	$(Q)rm -rf $(VLDIR)/nic && mkdir -p $(VLDIR) && \
+		verilator --cc -O3 -Wall --prefix Vnic --top-module inc_nic \
+		--Mdir $(VLDIR)/nic $(RTL_CODEC) $(RTL_NIC)
+	$(Q)$(MAKE) -s -C $(VLDIR)/nic -f Vnic.mk Vnic__ALL.a OPT_FAST=-O2 \
+		CXX=g++ >/dev/null
+
+$(O)/sim/nic/vl_nic.o: sim/nic/vl_nic.cpp sim/nic/vl_nic.h $(VL_NIC)
+	@mkdir -p $(dir $@)
+	@echo "  CXX     $<"
+	$(Q)g++ $(CXXFLAGS_VL) -faligned-new -I$(VLDIR)/nic -Isim/nic -c $< -o $@
+
+$(O)/sim/nic/nic_env.o $(O)/tests/nic/test_nic.o: XFLAGS := -Isim/nic
+
+$(BUILD)/tests/test_nic: $(O)/tests/nic/test_nic.o $(O)/sim/nic/nic_env.o \
+	$(O)/sim/nic/vl_nic.o $(O)/tests/lib/testlib.o $(O)/tests/lib/frames.o \
+	$(VL_NIC) $(VL_RT) $(LIBWIRE) $(LIBCODEC)
+	@mkdir -p $(dir $@)
+	@echo "  LD      $@"
+	$(Q)g++ $(LDFLAGS_ALL) -o $@ $^ -lm
+
 rtl-models: $(BUILD)/tests/test_engines $(BUILD)/bin/inc-rtl-codec \
-	$(BUILD)/bin/bench-rtl
+	$(BUILD)/bin/bench-rtl $(BUILD)/tests/test_nic
 
 synth-report: deps
 	$(Q)rtl/scripts/synth_report.sh

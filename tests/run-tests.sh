@@ -101,6 +101,8 @@ for top in inc_compressor inc_decompressor; do
 			rtl/scripts/synth.sh "$top" "$lanes" check
 	done
 done
+# NIC system test (Verilator model of inc_nic)
+suite nic/system          "$BUILD/tests/test_nic"
 
 [ ${#failed_suites[@]} -eq 0 ] || echo "failed suites: ${failed_suites[*]}"
 [ "$skipped" -eq 0 ] || echo "$skipped skipped"

@@ -2,9 +2,9 @@
 /*
  * inc_axis_packer: joins variable-length byte items into an AXI4-Stream.
  *
- * Each item is 0..IN_BYTES bytes (low-aligned in s_item_data); the items of
- * one packet follow each other with no gaps, and the item with s_item_last
- * ends the packet. Output beats are OUT_BYTES wide, tkeep contiguous from
+ * Each item is 0..IN_BYTES bytes (low-aligned in s_item_data; bytes past
+ * s_item_len are ignored); the items of one packet follow each other with
+ * no gaps, and the item with s_item_last ends the packet. Output beats are OUT_BYTES wide, tkeep contiguous from
  * byte 0, full on every beat but the last of a packet. A packet of zero
  * bytes is one beat with tkeep = 0 and tlast = 1.
  *
@@ -75,9 +75,12 @@ assign m_axis_tkeep = f_keep[f_rp];
 assign m_axis_tlast = f_last[f_rp];
 assign m_axis_tuser = f_user[f_rp];
 
+// the item's bytes, the rest cleared
+wire [IN_BYTES*8-1:0] item = s_item_data &
+                             ~({IN_BYTES*8{1'b1}} << {s_item_len, 3'd0});
 // the carried bytes followed by the item
 wire [TOT_BYTES*8-1:0] comb = {{IN_BYTES*8{1'b0}}, acc} |
-                              ({{OUT_BYTES*8{1'b0}}, s_item_data} << {acc_len, 3'd0});
+                              ({{OUT_BYTES*8{1'b0}}, item} << {acc_len, 3'd0});
 wire [CNT_W-1:0] tot = acc_len + s_item_len;
 wire [CNT_W-1:0] over = tot - OUT_BYTES[CNT_W-1:0];
 wire full = tot >= OUT_BYTES[CNT_W-1:0];

@@ -286,15 +286,6 @@ nic_rx rx (
 
 // ---- interrupts ---------------------------------------------------------------
 
-localparam US_W = $clog2(CLK_MHZ + 1);
-reg  [US_W-1:0] us_cnt = 0;
-wire            us_tick = us_cnt == CLK_MHZ[US_W-1:0] - 1'b1;
-always @(posedge clk) begin
-    us_cnt <= us_tick ? {US_W{1'b0}} : us_cnt + 1'b1;
-    if (rst)
-        us_cnt <= 0;
-end
-
 wire [1:0] irq_req;
 reg        irq_lock = 1'b0;
 reg  [1:0] irq_vec = 0;
@@ -316,16 +307,16 @@ always @(posedge clk) begin
         irq_lock <= 1'b0;
 end
 
-nic_irq irq_tx (
+nic_irq #(.CLK_MHZ(CLK_MHZ)) irq_tx (
     .clk(clk), .rst(rst), .event_in(tx_event), .enable(irq_enable[0]),
     .coal_frames(coal_tx[15:0]), .coal_usecs(coal_tx[31:16]),
-    .us_tick(us_tick), .req(irq_req[0]), .ack(irq_fired[0])
+    .req(irq_req[0]), .ack(irq_fired[0])
 );
 
-nic_irq irq_rx (
+nic_irq #(.CLK_MHZ(CLK_MHZ)) irq_rx (
     .clk(clk), .rst(rst), .event_in(rx_event), .enable(irq_enable[1]),
     .coal_frames(coal_rx[15:0]), .coal_usecs(coal_rx[31:16]),
-    .us_tick(us_tick), .req(irq_req[1]), .ack(irq_fired[1])
+    .req(irq_req[1]), .ack(irq_fired[1])
 );
 
 endmodule

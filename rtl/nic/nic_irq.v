@@ -4,7 +4,8 @@
  * 0x0400). Counts completion events; once the vector is enabled and either
  * coal_frames events have come or coal_usecs microseconds have passed since
  * the first of them (both 0: at once; a 0 field is not a condition), it
- * requests a message. When the message is sent (ack) the count and the
+ * requests a message. The timer starts with the first event, so the wait
+ * is exact to the clock. When the message is sent (ack) the count and the
  * timer restart, and the CSR block clears the vector's enable bit.
  */
 
@@ -14,7 +15,11 @@
 `timescale 1ns / 1ps
 `default_nettype none
 
-module nic_irq
+module nic_irq #
+(
+    // clocks per microsecond
+    parameter CLK_MHZ = 250
+)
 (
     input  wire        clk,
     input  wire        rst,
@@ -23,14 +28,17 @@ module nic_irq
     input  wire        enable,
     input  wire [15:0] coal_frames,
     input  wire [15:0] coal_usecs,
-    input  wire        us_tick,      // one pulse per microsecond
 
     output wire        req,
     input  wire        ack
 );
 
-reg [15:0] pending = 0;
-reg [15:0] timer = 0;
+localparam PW = $clog2(CLK_MHZ + 1);
+
+reg [15:0]   pending = 0;
+reg [15:0]   timer = 0;              // microseconds since the first event
+reg [PW-1:0] pre = 0;                // clocks into the current microsecond
+wire         us_tick = pre == CLK_MHZ[PW-1:0] - 1'b1;
 
 wire count_hit = coal_frames != 0 && pending >= coal_frames;
 wire time_hit = coal_usecs != 0 && timer >= coal_usecs;
@@ -42,15 +50,22 @@ always @(posedge clk) begin
     if (ack) begin
         pending <= {15'd0, event_in};
         timer <= 0;
+        pre <= 0;
     end else begin
         if (event_in && pending != 16'hffff)
             pending <= pending + 16'd1;
-        if (pending != 0 && us_tick && timer != 16'hffff)
-            timer <= timer + 16'd1;
+        if (pending != 0) begin
+            pre <= us_tick ? {PW{1'b0}} : pre + 1'b1;
+            if (us_tick && timer != 16'hffff)
+                timer <= timer + 16'd1;
+        end else begin
+            pre <= 0;
+        end
     end
     if (rst) begin
         pending <= 0;
         timer <= 0;
+        pre <= 0;
     end
 end
 

@@ -437,40 +437,55 @@ wire        udp_none = sh_proto == 8'd17 && p_ip_ver == 4'd4 && in_csum == 16'd0
 wire [15:0] l4_c = udp_none ? 16'd0 :
                    (~l4_fold == 16'd0 && sh_proto == 8'd17 ? 16'hffff : ~l4_fold);
 
-function [1279:0] keep_bytes;     // bytes [0, n) of h
-    input [1279:0] h;
-    input [7:0]    n;
-    begin
-        keep_bytes = n >= 8'd160 ? h : h & ~({1280{1'b1}} << {n, 3'd0});
-    end
-endfunction
-
-function [1279:0] put8;
-    input [1279:0] h;
-    input [7:0]    at;
-    input [7:0]    v;
-    begin
-        put8 = h;
-        put8[{at, 3'd0} +: 8] = v;
-    end
-endfunction
-
 wire [15:0]   ip_total = new_end[15:0] - {8'd0, p_l3_off};
 wire [15:0]   plen6 = ip_total - 16'd40;
-wire [1279:0] l4_hdr = keep_bytes(hreg >> {in_l4, 3'd0}, sh_l4len);
-wire [1279:0] hb0 = keep_bytes(hreg, p_l4_off) | (l4_hdr << {p_l4_off, 3'd0});
-wire [7:0]    out_csum_at = p_l4_off + (sh_proto == 8'd6 ? 8'd16 : 8'd6);
-wire [1279:0] hb1 = put8(put8(hb0, out_csum_at, l4_c[15:8]), out_csum_at + 8'd1, l4_c[7:0]);
-wire [1279:0] hb_v4 = put8(put8(put8(put8(put8(hb1,
-                        p_l3_off + 8'd2, ip_total[15:8]),
-                        p_l3_off + 8'd3, ip_total[7:0]),
-                        p_l3_off + 8'd9, sh_proto),
-                        p_l3_off + 8'd10, 8'd0),
-                        p_l3_off + 8'd11, 8'd0);
-wire [1279:0] hb_v6 = put8(put8(put8(hb1,
-                        p_l3_off + 8'd4, plen6[15:8]),
-                        p_l3_off + 8'd5, plen6[7:0]),
-                        p_l3_off + 8'd6, sh_proto);
+wire [7:0]    out_csum_rel = sh_proto == 8'd6 ? 8'd16 : 8'd6;
+wire [7:0]    l4_hdr_end = p_l4_off + sh_l4len;
+wire [1279:0] hb_next;
+
+// the restored header block, byte by byte: the frame's bytes up to l4_off
+// (the IP header patched back: length, protocol; IPv4 checksum 0 for now),
+// then the carried L4 header, which is the frame's bytes 16 places on,
+// with its new checksum
+genvar j;
+generate
+    for (j = 0; j < 160; j = j + 1) begin : hbyte
+        wire [7:0] jj = j;
+        wire [7:0] rel = jj - p_l3_off;
+        wire [7:0] l4_i = jj - p_l4_off;
+        reg  [7:0] v;
+        always @* begin
+            if (jj < p_l4_off) begin
+                v = hreg[8*j +: 8];
+                if (p_ip_ver == 4'd4) begin
+                    case (rel)
+                    8'd2: v = ip_total[15:8];
+                    8'd3: v = ip_total[7:0];
+                    8'd9: v = sh_proto;
+                    8'd10, 8'd11: v = 8'd0;
+                    default: ;
+                    endcase
+                end else begin
+                    case (rel)
+                    8'd4: v = plen6[15:8];
+                    8'd5: v = plen6[7:0];
+                    8'd6: v = sh_proto;
+                    default: ;
+                    endcase
+                end
+            end else if (jj < l4_hdr_end) begin
+                v = j + 16 < 160 ? hreg[8*(j+16 < 160 ? j+16 : 0) +: 8] : 8'd0;
+                if (l4_i == out_csum_rel)
+                    v = l4_c[15:8];
+                if (l4_i == out_csum_rel + 8'd1)
+                    v = l4_c[7:0];
+            end else begin
+                v = 8'd0;
+            end
+        end
+        assign hb_next[8*j +: 8] = v;
+    end
+endgenerate
 
 reg  [1279:0] hb = 0;
 reg  [7:0]    hb_len = 0;
@@ -479,7 +494,6 @@ nic_hsum hs_ip4n (.hdr(hb), .lo(p_l3_off), .hi(p_l3_off + p_ip_hlen), .sum(ip4n_
 wire [15:0]   ip4n_fold;
 nic_fold fold_ip4n (.acc({9'd0, ip4n_sum}), .folded(ip4n_fold));
 wire [15:0]   ip4n_c = ~ip4n_fold;
-wire [7:0]    ip4_csum_at = p_l3_off + 8'd10;
 
 // ---- descriptor -------------------------------------------------------------
 
@@ -524,8 +538,9 @@ nic_assembler #(.A_AW(15), .B_AW(14)) asm_rx (
 
 // ---- DMA ----------------------------------------------------------------------
 
-assign rd_req_valid = state == R_DREQ;
-assign rd_req_addr = d_slot;
+// (only when there is a descriptor: R_DREQ drops the frame otherwise)
+assign rd_req_valid = state == R_DREQ && rx_en && rxq_prod != rxq_cons;
+assign rd_req_addr = slot_addr;
 assign rd_req_len = 16'd16;
 assign rd_ready = state == R_DWAIT;
 
@@ -670,15 +685,21 @@ always @(posedge clk) begin
             state <= R_DROP;
         end else begin
             restore <= 1'b1;
-            hb <= p_ip_ver == 4'd4 ? hb_v4 : hb_v6;
+            hb <= hb_next;
             hb_len <= p_l4_off + sh_l4len;
             out_len <= new_end[13:0];
             state <= R_BUILD2;
         end
     end
     R_BUILD2: begin
-        if (p_ip_ver == 4'd4)
-            hb[{ip4_csum_at, 3'd0} +: 16] <= {ip4n_c[7:0], ip4n_c[15:8]};
+        if (p_ip_ver == 4'd4) begin
+            // (the IP header starts at byte 14, 18 or 22)
+            case (p_l3_off)
+            8'd14: hb[8*24 +: 16] <= {ip4n_c[7:0], ip4n_c[15:8]};
+            8'd18: hb[8*28 +: 16] <= {ip4n_c[7:0], ip4n_c[15:8]};
+            default: hb[8*32 +: 16] <= {ip4n_c[7:0], ip4n_c[15:8]};
+            endcase
+        end
         state <= R_DREQ;
     end
     R_DREQ: begin

@@ -324,54 +324,61 @@ wire [15:0] shim_fold;
 nic_fold fold_shim (.acc(shim_acc), .folded(shim_fold));
 wire [15:0] shim_c = ~shim_fold;
 
-// the frame's bytes up to l4_off, then the shim, then the L4 header
-function [1279:0] keep_bytes;     // bytes [0, n) of h
-    input [1279:0] h;
-    input [7:0]    n;
-    begin
-        keep_bytes = n >= 8'd160 ? h : h & ~({1280{1'b1}} << {n, 3'd0});
-    end
-endfunction
-
+// the header block, byte by byte: the frame's bytes up to l4_off (the IP
+// header patched: IPv4 total length, protocol 253, checksum 0 for now;
+// IPv6 payload length, next header 253), the 16-byte shim, then the
+// original L4 header, which is the frame's bytes 16 places back
 wire [127:0] shim_bytes = {16'd0, 2'd0, body_len[13:8], body_len[7:0],
                            d_rlen[15:8], d_rlen[7:0], d_k, d_mode,
                            shim_c[7:0], shim_c[15:8], d_off[7:0], d_off[15:8],
                            p_l4_len, p_proto, 8'h10, 8'h49};
-wire [1279:0] l4_hdr = keep_bytes(hreg >> {p_l4_off, 3'd0}, p_l4_len);
-wire [1279:0] hb1 = keep_bytes(hreg, p_l4_off) |
-                    ({1152'd0, shim_bytes} << {p_l4_off, 3'd0}) |
-                    (l4_hdr << {p_l4_off + 8'd16, 3'd0});
+wire [15:0]  plen6 = ip_total - 16'd40;
+wire [7:0]   l4_hdr_end = p_l4_off + 8'd16 + p_l4_len;
+wire [1279:0] hb_next;
 
-// the IP header patch (IPv4: length, protocol, checksum 0; IPv6: payload
-// length, next header); the IPv4 checksum goes in at BUILD2
-function [1279:0] put8;
-    input [1279:0] h;
-    input [7:0]    at;
-    input [7:0]    v;
-    begin
-        put8 = h;
-        put8[{at, 3'd0} +: 8] = v;
+genvar j;
+generate
+    for (j = 0; j < 160; j = j + 1) begin : hbyte
+        wire [7:0] jj = j;
+        wire [7:0] rel = jj - p_l3_off;          // offset in the IP header
+        wire [3:0] sh_i = jj[3:0] - p_l4_off[3:0]; // offset in the shim
+        reg  [7:0] v;
+        always @* begin
+            if (jj < p_l4_off) begin
+                v = hreg[8*j +: 8];
+                if (p_ip_ver == 4'd4) begin
+                    case (rel)
+                    8'd2: v = ip_total[15:8];
+                    8'd3: v = ip_total[7:0];
+                    8'd9: v = 8'd253;
+                    8'd10, 8'd11: v = 8'd0;
+                    default: ;
+                    endcase
+                end else begin
+                    case (rel)
+                    8'd4: v = plen6[15:8];
+                    8'd5: v = plen6[7:0];
+                    8'd6: v = 8'd253;
+                    default: ;
+                    endcase
+                end
+            end else if (jj < p_l4_off + 8'd16) begin
+                v = shim_bytes[{sh_i, 3'd0} +: 8];
+            end else if (jj < l4_hdr_end) begin
+                v = j >= 16 ? hreg[8*(j-16) +: 8] : 8'd0;
+            end else begin
+                v = 8'd0;
+            end
+        end
+        assign hb_next[8*j +: 8] = v;
     end
-endfunction
-
-wire [1279:0] hb_v4 = put8(put8(put8(put8(put8(hb1,
-                        p_l3_off + 8'd2, ip_total[15:8]),
-                        p_l3_off + 8'd3, ip_total[7:0]),
-                        p_l3_off + 8'd9, 8'd253),
-                        p_l3_off + 8'd10, 8'd0),
-                        p_l3_off + 8'd11, 8'd0);
-wire [15:0]   plen6 = ip_total - 16'd40;
-wire [1279:0] hb_v6 = put8(put8(put8(hb1,
-                        p_l3_off + 8'd4, plen6[15:8]),
-                        p_l3_off + 8'd5, plen6[7:0]),
-                        p_l3_off + 8'd6, 8'd253);
+endgenerate
 
 wire [22:0] ip4_sum;
 nic_hsum hs_ip4 (.hdr(hb), .lo(p_l3_off), .hi(p_l3_off + p_ip_hlen), .sum(ip4_sum));
 wire [15:0] ip4_fold;
 nic_fold fold_ip4 (.acc({9'd0, ip4_sum}), .folded(ip4_fold));
 wire [15:0] ip4_c = ~ip4_fold;
-wire [7:0]  ip4_csum_at = p_l3_off + 8'd10;
 
 // ---- the assembler ----
 reg          as_go = 1'b0;
@@ -586,7 +593,7 @@ always @(posedge clk) begin
             sent_len <= d_len;
             state <= T_SEND;
         end else begin
-            hb <= p_ip_ver == 4'd4 ? hb_v4 : hb_v6;
+            hb <= hb_next;
             hb_len <= p_l4_off + 8'd16 + p_l4_len;
             sent_len <= new_end;
             state <= p_ip_ver == 4'd4 ? T_BUILD3 : T_SEND;
@@ -594,7 +601,12 @@ always @(posedge clk) begin
     end
     T_BUILD3: begin
         // the IPv4 header checksum over the patched header
-        hb[{ip4_csum_at, 3'd0} +: 16] <= {ip4_c[7:0], ip4_c[15:8]};
+        // (the IP header starts at byte 14, 18 or 22)
+        case (p_l3_off)
+        8'd14: hb[8*24 +: 16] <= {ip4_c[7:0], ip4_c[15:8]};
+        8'd18: hb[8*28 +: 16] <= {ip4_c[7:0], ip4_c[15:8]};
+        default: hb[8*32 +: 16] <= {ip4_c[7:0], ip4_c[15:8]};
+        endcase
         state <= T_SEND;
     end
     T_SEND: begin

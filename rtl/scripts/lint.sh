@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 #
-# Lints the codec RTL with `verilator --lint-only -Wall` (no warning
-# waivers on the command line): the engines inc_compressor and
-# inc_decompressor for LANES = 8 and 16, and every leaf module as its own
-# top. An engine whose file does not exist yet is skipped.
+# Lints the RTL with `verilator --lint-only -Wall` (no warning waivers on
+# the command line): the engines inc_compressor and inc_decompressor for
+# LANES = 8 and 16, every leaf module as its own top, and the NIC (rtl/nic)
+# top and blocks. An engine whose file does not exist yet is skipped.
 #
 # usage: rtl/scripts/lint.sh [BUILD_DIR]      (default build/rtl-lint)
 #
@@ -22,6 +22,10 @@ VERILATOR=${VERILATOR:-verilator}
 ENGINES=(inc_compressor inc_decompressor)
 LEAVES=(inc_quant inc_dequant inc_tag_offsets inc_group_pack inc_group_unpack
 	inc_axis_packer)
+# the NIC (rtl/nic): the top and its blocks
+NIC_DIR=${INC_NIC_DIR:-rtl/nic}
+NIC=(inc_nic nic_tx nic_rx nic_csr nic_irq nic_assembler nic_rd_stream
+	nic_hdr_parse nic_l4_parse nic_sum nic_hsum nic_fold nic_ram)
 
 n=0
 failed=0
@@ -40,7 +44,9 @@ lint() {
 	shift
 	desc="verilator --lint-only -Wall $top${*:+ $*}"
 	n=$((n + 1))
-	if [ ! -f "$RTL/$top.v" ]; then
+	local dir=$RTL
+	[ -f "$RTL/$top.v" ] || dir=$NIC_DIR
+	if [ ! -f "$dir/$top.v" ]; then
 		if [[ " ${ENGINES[*]} " == *" $top "* ]]; then
 			echo "ok $n - $desc # SKIP $RTL/$top.v does not exist yet"
 		else
@@ -50,8 +56,8 @@ lint() {
 		return 0
 	fi
 	log=$B/$top${*:+-${*//[^A-Za-z0-9=]/_}}.log
-	if "$VERILATOR" --lint-only -Wall --Mdir "$B/obj" -y "$RTL" \
-		--top-module "$top" "$@" "$RTL/$top.v" >"$log" 2>&1 &&
+	if "$VERILATOR" --lint-only -Wall --Mdir "$B/obj" -y "$RTL" -y "$NIC_DIR" \
+		--top-module "$top" "$@" "$dir/$top.v" >"$log" 2>&1 &&
 	   ! grep -q '%Warning\|%Error' "$log"; then
 		echo "ok $n - $desc"
 	else
@@ -66,7 +72,7 @@ for top in "${ENGINES[@]}"; do
 		lint "$top" "-GLANES=$lanes"
 	done
 done
-for top in "${LEAVES[@]}"; do
+for top in "${LEAVES[@]}" "${NIC[@]}"; do
 	lint "$top"
 done
 

@@ -5,7 +5,7 @@
 #
 # usage: rtl/scripts/synth.sh TOP LANES MODE
 #
-#   TOP    a module in rtl/codec/ (inc_compressor, inc_quant, ...)
+#   TOP    a module in rtl/codec/ or rtl/nic/ (inc_compressor, inc_nic, ...)
 #   LANES  8 or 16: the LANES parameter of TOP; ignored (use "-") when TOP
 #          has no LANES parameter
 #   MODE   check   generic `synth`, then assert that there is no latch and
@@ -16,7 +16,8 @@
 #                  DSP48E2 and CARRY8 (yosys 0.23 maps adders to CARRY4
 #                  even for xcup, so CARRY4 is counted too), MUXF7/8/9
 #
-# Reads every rtl/codec/*.v (INC_RTL_DIR overrides the directory). Writes
+# Reads every rtl/codec/*.v and rtl/nic/*.v (INC_RTL_DIR, INC_NIC_DIR
+# override the directories). Writes
 # the yosys script, log and statistics to build/rtl-synth/ (SYNTH_BUILD
 # overrides). Output: TAP (one test point), the `stat` cell list as
 # diagnostics, and a machine-readable line for synth_report.sh:
@@ -41,6 +42,7 @@ case $MODE in check | xilinx) ;; *) usage ;; esac
 case $LANES in - | [0-9] | [0-9][0-9]) ;; *) usage ;; esac
 
 RTL=${INC_RTL_DIR:-rtl/codec}
+NIC_DIR=${INC_NIC_DIR:-rtl/nic}
 B=${SYNTH_BUILD:-build/rtl-synth}
 YOSYS=${YOSYS:-yosys}
 mkdir -p "$B"
@@ -51,12 +53,14 @@ fail() {
 	exit 1
 }
 
-[ -f "$RTL/$TOP.v" ] || fail "synth $TOP: $RTL/$TOP.v not found"
+top_file=$RTL/$TOP.v
+[ -f "$top_file" ] || top_file=$NIC_DIR/$TOP.v
+[ -f "$top_file" ] || fail "synth $TOP: not found in $RTL or $NIC_DIR"
 command -v "$YOSYS" >/dev/null || fail "synth $TOP: $YOSYS not found"
 
 # LANES applies when TOP declares it
 chparam=""
-if grep -Eq '^[[:space:]]*parameter[[:space:]]+LANES\b' "$RTL/$TOP.v"; then
+if grep -Eq '^[[:space:]]*parameter[[:space:]]+LANES\b' "$top_file"; then
 	[ "$LANES" != - ] || fail "synth $TOP: TOP has a LANES parameter; give 8 or 16"
 	# chparam derives $paramod\TOP\LANES=..; give it back its name
 	chparam="chparam -set LANES $LANES $TOP"
@@ -74,7 +78,7 @@ log=$B/$tag.log
 statf=$B/$tag.stat
 
 shopt -s nullglob
-srcs=("$RTL"/*.v)
+srcs=("$RTL"/*.v "$NIC_DIR"/*.v)
 shopt -u nullglob
 
 {
@@ -90,7 +94,15 @@ proc
 select -assert-none t:\$dlatch t:\$adlatch t:\$dlatchsr
 flatten
 opt
-synth -top $TOP
+# generic synthesis, RAMs kept as RAM cells (an FPGA flow maps them to
+# block RAM; mapping 32 KiB of frame RAM to flip-flops would only make
+# this check slow)
+synth -top $TOP -run begin:fine
+opt -full
+techmap
+opt -fast
+abc -fast
+opt -fast
 select -assert-none t:\$dlatch t:\$adlatch t:\$dlatchsr t:\$_DLATCH_* t:\$_DLATCHSR_*
 # combinational loops, multiple drivers, undriven inputs of cells
 check -assert

@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The thin C++ layer Verilator needs: the model of inc_nic (built with
+ * --prefix Vnic) behind the C interface of vl_nic.h.
+ */
+#include <cstring>
+
+#include "verilated.h"
+#include "Vnic.h"
+
+#include "vl_nic.h"
+
+// scalar ports of any width up to 64 bits
+template <class T> static void set_port(T &p, uint64_t v) { p = (T)v; }
+template <class T> static uint64_t get_port(const T &p) { return (uint64_t)p; }
+
+// wide ports from / to little-endian bytes (byte i = bits 8i+7:8i)
+template <std::size_t N> static void set_bytes(VlWide<N> &p, const uint8_t *b)
+{
+	for (std::size_t i = 0; i < N; i++)
+		p[i] = (IData)b[4 * i] | (IData)b[4 * i + 1] << 8 |
+		       (IData)b[4 * i + 2] << 16 | (IData)b[4 * i + 3] << 24;
+}
+template <std::size_t N> static void get_bytes(const VlWide<N> &p, uint8_t *b)
+{
+	for (std::size_t i = 0; i < N; i++)
+		for (int j = 0; j < 4; j++)
+			b[4 * i + j] = (uint8_t)(p[i] >> (8 * j));
+}
+
+struct vl_nic {
+	VerilatedContext ctx;
+	Vnic *m;
+	uint64_t cycles = 0;
+
+	vl_nic()
+	{
+		m = new Vnic(&ctx);
+		m->clk = 0;
+		m->rst = 1;
+		m->eval();
+	}
+	~vl_nic()
+	{
+		m->final();
+		delete m;
+	}
+};
+
+extern "C" struct vl_nic *vl_nic_new(void)
+{
+	return new vl_nic;
+}
+
+extern "C" void vl_nic_free(struct vl_nic *n)
+{
+	delete n;
+}
+
+extern "C" void vl_nic_set_inputs(struct vl_nic *n, const struct vl_nic_io *io)
+{
+	Vnic *m = n->m;
+
+	set_port(m->rst, (uint64_t)(io->rst != 0));
+	set_port(m->link_up, (uint64_t)(io->link_up != 0));
+	set_port(m->s_axil_awaddr, io->s_axil_awaddr);
+	set_port(m->s_axil_awvalid, (uint64_t)(io->s_axil_awvalid != 0));
+	set_port(m->s_axil_wdata, io->s_axil_wdata);
+	set_port(m->s_axil_wstrb, io->s_axil_wstrb & 15u);
+	set_port(m->s_axil_wvalid, (uint64_t)(io->s_axil_wvalid != 0));
+	set_port(m->s_axil_bready, (uint64_t)(io->s_axil_bready != 0));
+	set_port(m->s_axil_araddr, io->s_axil_araddr);
+	set_port(m->s_axil_arvalid, (uint64_t)(io->s_axil_arvalid != 0));
+	set_port(m->s_axil_rready, (uint64_t)(io->s_axil_rready != 0));
+	set_port(m->m_dma_rd_req_ready, (uint64_t)(io->m_dma_rd_req_ready != 0));
+	set_bytes(m->s_dma_rd_data, io->s_dma_rd_data);
+	set_port(m->s_dma_rd_keep, io->s_dma_rd_keep);
+	set_port(m->s_dma_rd_last, (uint64_t)(io->s_dma_rd_last != 0));
+	set_port(m->s_dma_rd_valid, (uint64_t)(io->s_dma_rd_valid != 0));
+	set_port(m->m_dma_wr_req_ready, (uint64_t)(io->m_dma_wr_req_ready != 0));
+	set_port(m->m_dma_wr_ready, (uint64_t)(io->m_dma_wr_ready != 0));
+	set_port(m->s_dma_wr_done, (uint64_t)(io->s_dma_wr_done != 0));
+	set_port(m->m_irq_ready, (uint64_t)(io->m_irq_ready != 0));
+	set_port(m->m_axis_tx_tready, (uint64_t)(io->m_axis_tx_tready != 0));
+	set_bytes(m->s_axis_rx_tdata, io->s_axis_rx_tdata);
+	set_port(m->s_axis_rx_tkeep, io->s_axis_rx_tkeep);
+	set_port(m->s_axis_rx_tvalid, (uint64_t)(io->s_axis_rx_tvalid != 0));
+	set_port(m->s_axis_rx_tlast, (uint64_t)(io->s_axis_rx_tlast != 0));
+	set_port(m->s_axis_rx_tuser, (uint64_t)(io->s_axis_rx_tuser != 0));
+}
+
+extern "C" void vl_nic_settle(struct vl_nic *n)
+{
+	n->m->eval();
+}
+
+extern "C" void vl_nic_get_outputs(const struct vl_nic *n, struct vl_nic_io *io)
+{
+	const Vnic *m = n->m;
+
+	io->s_axil_awready = (int)get_port(m->s_axil_awready);
+	io->s_axil_wready = (int)get_port(m->s_axil_wready);
+	io->s_axil_bresp = (int)get_port(m->s_axil_bresp);
+	io->s_axil_bvalid = (int)get_port(m->s_axil_bvalid);
+	io->s_axil_arready = (int)get_port(m->s_axil_arready);
+	io->s_axil_rdata = (uint32_t)get_port(m->s_axil_rdata);
+	io->s_axil_rresp = (int)get_port(m->s_axil_rresp);
+	io->s_axil_rvalid = (int)get_port(m->s_axil_rvalid);
+	io->m_dma_rd_req_addr = get_port(m->m_dma_rd_req_addr);
+	io->m_dma_rd_req_len = (uint16_t)get_port(m->m_dma_rd_req_len);
+	io->m_dma_rd_req_valid = (int)get_port(m->m_dma_rd_req_valid);
+	io->s_dma_rd_ready = (int)get_port(m->s_dma_rd_ready);
+	io->m_dma_wr_req_addr = get_port(m->m_dma_wr_req_addr);
+	io->m_dma_wr_req_len = (uint16_t)get_port(m->m_dma_wr_req_len);
+	io->m_dma_wr_req_valid = (int)get_port(m->m_dma_wr_req_valid);
+	get_bytes(m->m_dma_wr_data, io->m_dma_wr_data);
+	io->m_dma_wr_keep = (uint32_t)get_port(m->m_dma_wr_keep);
+	io->m_dma_wr_last = (int)get_port(m->m_dma_wr_last);
+	io->m_dma_wr_valid = (int)get_port(m->m_dma_wr_valid);
+	io->m_irq_vector = (int)get_port(m->m_irq_vector);
+	io->m_irq_valid = (int)get_port(m->m_irq_valid);
+	get_bytes(m->m_axis_tx_tdata, io->m_axis_tx_tdata);
+	io->m_axis_tx_tkeep = (uint32_t)get_port(m->m_axis_tx_tkeep);
+	io->m_axis_tx_tvalid = (int)get_port(m->m_axis_tx_tvalid);
+	io->m_axis_tx_tlast = (int)get_port(m->m_axis_tx_tlast);
+	io->s_axis_rx_tready = (int)get_port(m->s_axis_rx_tready);
+}
+
+extern "C" void vl_nic_eval(struct vl_nic *n, struct vl_nic_io *io)
+{
+	vl_nic_set_inputs(n, io);
+	n->m->eval();
+	vl_nic_get_outputs(n, io);
+}
+
+extern "C" void vl_nic_tick(struct vl_nic *n)
+{
+	n->m->clk = 1;
+	n->m->eval();
+	n->m->clk = 0;
+	n->m->eval();
+	n->cycles++;
+}
+
+extern "C" void vl_nic_reset(struct vl_nic *n, int clocks, int link_up)
+{
+	struct vl_nic_io io;
+
+	std::memset(&io, 0, sizeof(io));
+	io.rst = 1;
+	io.link_up = link_up;
+	vl_nic_set_inputs(n, &io);
+	n->m->eval();
+	for (int i = 0; i < clocks; i++)
+		vl_nic_tick(n);
+	io.rst = 0;
+	vl_nic_set_inputs(n, &io);
+	n->m->eval();
+}
+
+extern "C" uint64_t vl_nic_cycles(const struct vl_nic *n)
+{
+	return n->cycles;
+}

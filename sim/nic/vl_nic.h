@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A C interface to the Verilator model of the NIC top level, inc_nic
+ * (rtl/nic/inc_nic.v; ports in docs/regmap.md). vl_nic.cpp is the only
+ * C++: everything that drives the model (sim/nic/nic_env.h, the tests, the
+ * simulator) is C.
+ *
+ * One clock: set the inputs and evaluate (vl_nic_eval), look at the
+ * outputs, then vl_nic_tick() for the rising edge.
+ */
+#ifndef INC_VL_NIC_H
+#define INC_VL_NIC_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Bytes per beat of the DMA and MAC data buses (256 bits). */
+#define VL_NIC_BEAT	32
+
+/*
+ * The ports of inc_nic, named as in the RTL. Byte i of a data bus is
+ * bits 8i+7:8i, here data[i]; bit i of a keep mask says byte i is valid.
+ * One-bit ports are int 0 or 1.
+ */
+struct vl_nic_io {
+	/* ---- inputs ---- */
+	int rst;
+	int link_up;
+	/* AXI4-Lite slave (CSR) */
+	uint16_t s_axil_awaddr;
+	int s_axil_awvalid;
+	uint32_t s_axil_wdata;
+	uint8_t s_axil_wstrb;
+	int s_axil_wvalid;
+	int s_axil_bready;
+	uint16_t s_axil_araddr;
+	int s_axil_arvalid;
+	int s_axil_rready;
+	/* DMA read */
+	int m_dma_rd_req_ready;
+	uint8_t s_dma_rd_data[VL_NIC_BEAT];
+	uint32_t s_dma_rd_keep;
+	int s_dma_rd_last, s_dma_rd_valid;
+	/* DMA write */
+	int m_dma_wr_req_ready;
+	int m_dma_wr_ready;
+	int s_dma_wr_done;
+	/* interrupts */
+	int m_irq_ready;
+	/* MAC TX */
+	int m_axis_tx_tready;
+	/* MAC RX */
+	uint8_t s_axis_rx_tdata[VL_NIC_BEAT];
+	uint32_t s_axis_rx_tkeep;
+	int s_axis_rx_tvalid, s_axis_rx_tlast, s_axis_rx_tuser;
+
+	/* ---- outputs ---- */
+	int s_axil_awready, s_axil_wready;
+	int s_axil_bresp, s_axil_bvalid;
+	int s_axil_arready;
+	uint32_t s_axil_rdata;
+	int s_axil_rresp, s_axil_rvalid;
+	uint64_t m_dma_rd_req_addr;
+	uint16_t m_dma_rd_req_len;
+	int m_dma_rd_req_valid;
+	int s_dma_rd_ready;
+	uint64_t m_dma_wr_req_addr;
+	uint16_t m_dma_wr_req_len;
+	int m_dma_wr_req_valid;
+	uint8_t m_dma_wr_data[VL_NIC_BEAT];
+	uint32_t m_dma_wr_keep;
+	int m_dma_wr_last, m_dma_wr_valid;
+	int m_irq_vector, m_irq_valid;
+	uint8_t m_axis_tx_tdata[VL_NIC_BEAT];
+	uint32_t m_axis_tx_tkeep;
+	int m_axis_tx_tvalid, m_axis_tx_tlast;
+	int s_axis_rx_tready;
+};
+
+struct vl_nic;
+
+struct vl_nic *vl_nic_new(void);
+void vl_nic_free(struct vl_nic *n);
+/* Drive the inputs of io (clock low; nothing settles yet). */
+void vl_nic_set_inputs(struct vl_nic *n, const struct vl_nic_io *io);
+/* Settle the combinational logic. */
+void vl_nic_settle(struct vl_nic *n);
+/* Read the outputs into io. */
+void vl_nic_get_outputs(const struct vl_nic *n, struct vl_nic_io *io);
+/* All three: drive io's inputs, settle, read the outputs into io. */
+void vl_nic_eval(struct vl_nic *n, struct vl_nic_io *io);
+/* One rising clock edge (then the clock goes low again). */
+void vl_nic_tick(struct vl_nic *n);
+/* Hold rst high for clocks edges with every other input idle (0, link_up
+ * kept as given), then drive rst low and settle. */
+void vl_nic_reset(struct vl_nic *n, int clocks, int link_up);
+/* Rising edges so far. */
+uint64_t vl_nic_cycles(const struct vl_nic *n);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

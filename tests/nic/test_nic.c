@@ -1,0 +1,2521 @@
+// SPDX-License-Identifier: MIT
+/*
+ * System test of the NIC (rtl/nic/inc_nic.v) through its Verilator model
+ * and the environment of sim/nic/nic_env.h: host memory, a DMA bridge, a
+ * MAC and an MSI-X sink, all with random backpressure unless a phase says
+ * otherwise.
+ *
+ * The expected frames come from the wire-format reference
+ * (userspace/wire/incwire.h): incw_tx() is what the NIC must put on the
+ * link for a TX descriptor, incw_rx() what it must deliver for a received
+ * frame (or which drop). The contract is docs/regmap.md.
+ *
+ * Environment: NIC_SEED (default 1) changes every random choice;
+ * NIC_PHASE=name runs only that phase, or the phases whose name contains
+ * it when none has that name; NIC_QUICK=1
+ * runs fewer frames; NIC_TRACE=1 prints every DMA transfer, frame and
+ * message on stderr; NIC_DUMP=dir writes the frames of failed comparisons
+ * there; NIC_REPLAY=dir injects every *.bin file of dir on RX (phase
+ * rx/replay); INC_GRADIENTS as for the other tests.
+ */
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "frames.h"
+#include "inccodec.h"
+#include "incwire.h"
+#include "nic_env.h"
+#include "testlib.h"
+
+/* The NIC's clock for the interrupt moderation timer (inc_nic parameter
+ * CLK_MHZ); the build can override it. */
+#ifndef NIC_CLK_MHZ
+#define NIC_CLK_MHZ	250
+#endif
+
+#define MAXF		INCW_MAX_FRAME
+#define BUF_SIZE	9216
+#define DIAG_MAX	5
+
+static struct nic_env *env;
+static struct nic_drv drv;
+static struct rng R;
+static int quick;
+static const char *only;
+static uint64_t seed = 1;
+
+/* the shared gradients, all files back to back */
+static uint8_t *grad;
+static size_t grad_len;
+
+/* ---------------------------------------------------------------- */
+/* small helpers                                                     */
+
+static void env_log(void *ctx, const char *msg)
+{
+	(void)ctx;
+	t_diag("  env: %s", msg);
+}
+
+static uint32_t rd(uint16_t a)
+{
+	return nic_csr_read(env, a);
+}
+
+static void wr(uint16_t a, uint32_t v)
+{
+	nic_csr_write(env, a, v);
+}
+
+static unsigned int be16(const uint8_t *p)
+{
+	return (unsigned int)p[0] << 8 | p[1];
+}
+
+static void put_be16(uint8_t *p, unsigned int v)
+{
+	p[0] = (uint8_t)(v >> 8);
+	p[1] = (uint8_t)v;
+}
+
+static size_t scaled(size_t n)
+{
+	return quick ? (n + 3) / 4 : n;
+}
+
+static void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (!p) {
+		fprintf(stderr, "out of memory\n");
+		exit(2);
+	}
+	return p;
+}
+
+static uint8_t *dup(const uint8_t *p, size_t n)
+{
+	uint8_t *q = xmalloc(n);
+
+	memcpy(q, p, n);
+	return q;
+}
+
+/* first differing byte, and a few bytes around it */
+static void diff_diag(const char *what, size_t idx, const char *desc,
+		      const uint8_t *want, size_t wl, const uint8_t *got,
+		      size_t gl)
+{
+	size_t i = 0, m = wl < gl ? wl : gl, j, from;
+	char a[3 * 16 + 1], b[3 * 16 + 1];
+
+	while (i < m && want[i] == got[i])
+		i++;
+	t_diag("%s %zu (%s): %zu bytes, expected %zu; first difference at byte %zu",
+	       what, idx, desc, gl, wl, i);
+	from = i > 4 ? i - 4 : 0;
+	a[0] = b[0] = 0;
+	for (j = from; j < from + 16; j++) {
+		if (j < wl)
+			sprintf(a + 3 * (j - from), "%02x ", want[j]);
+		else
+			sprintf(a + 3 * (j - from), "-- ");
+		if (j < gl)
+			sprintf(b + 3 * (j - from), "%02x ", got[j]);
+		else
+			sprintf(b + 3 * (j - from), "-- ");
+	}
+	t_diag("    @%zu expected %s", from, a);
+	t_diag("    @%zu got      %s", from, b);
+}
+
+/* NIC_DUMP=dir: frames that went wrong are written there, for
+ * reproductions (NIC_REPLAY, or any other tool) */
+static void dump_frame(const char *what, size_t idx, const char *kind,
+		       const uint8_t *p, size_t n)
+{
+	const char *dir = getenv("NIC_DUMP");
+	char path[512], w[64];
+	size_t i;
+	FILE *f;
+
+	if (!dir || !*dir)
+		return;
+	snprintf(w, sizeof(w), "%s", what);
+	for (i = 0; w[i]; i++)
+		if (w[i] == '/')
+			w[i] = '-';
+	snprintf(path, sizeof(path), "%s/%s-%05zu-%s.bin", dir, w, idx, kind);
+	f = fopen(path, "wb");
+	if (!f)
+		return;
+	fwrite(p, 1, n, f);
+	fclose(f);
+}
+
+/* ---------------------------------------------------------------- */
+/* frames                                                            */
+
+/* One frame of a run: sent on TX (tx items) or injected on RX (rx items),
+ * with what the NIC must do with it. */
+struct item {
+	uint8_t *f;
+	size_t len;
+	char desc[128];
+	/* TX */
+	struct nic_tx_opts o;
+	uint16_t len_field;	/* the descriptor's len (len unless bad_len) */
+	int bad_len;		/* a descriptor the NIC must fail */
+	int tx_res;		/* incw_tx() result */
+	uint8_t *wire;		/* the frame on the wire */
+	size_t wire_len;
+	/* RX (of f, or of wire in loopback) */
+	int tuser;
+	unsigned int idle;
+	int rx_res;		/* incw_rx() result, or -1: dropped (MAC) */
+	uint8_t *deliv;		/* what the host must get */
+	size_t deliv_len;
+	int deliver;
+	/* the marked range in the original frame, for the error bound */
+	const uint8_t *orig;
+	size_t range_at, range_len;
+	unsigned int k;
+};
+
+static void item_free(struct item *it)
+{
+	free(it->f);
+	free(it->wire);
+	free(it->deliv);
+	memset(it, 0, sizeof(*it));
+}
+
+static void items_free(struct item *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		item_free(&v[i]);
+	free(v);
+}
+
+static const char *proto_name(int p)
+{
+	return p == 6 ? "TCP" : p == 17 ? "UDP" : "other";
+}
+
+static void describe(struct item *it, const struct fspec *s, const char *what)
+{
+	char r[64] = "";
+
+	if (it->o.compress)
+		snprintf(r, sizeof(r), " k %u mode %u range %u+%u", it->o.k,
+			 it->o.mode, it->o.range_off, it->o.range_len);
+	if (s && s->ipv)
+		snprintf(it->desc, sizeof(it->desc),
+			 "%s IPv%d/%s vlans %d ipopt %d tcpopt %d%s%s trailer %zu len %zu%s",
+			 what, s->ipv, proto_name(s->proto), s->vlans, s->ip4_opts,
+			 s->tcp_opts, s->fragment ? " frag" : "",
+			 s->udp_nocsum ? " nocsum" : "", s->trailer, it->len, r);
+	else
+		snprintf(it->desc, sizeof(it->desc), "%s %s vlans %d len %zu%s",
+			 what, s ? "non-IP" : "raw", s ? s->vlans : 0, it->len, r);
+}
+
+static void fill_random(uint8_t *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		p[i] = (uint8_t)rng_next(&R);
+}
+
+/* gradient-like float32 values scaled around 2^-k */
+static void fill_gauss(uint8_t *p, size_t len, unsigned int k)
+{
+	size_t i;
+
+	for (i = 0; i + 4 <= len; i += 4) {
+		float f = (float)(rng_gauss(&R) * ldexp(1.0, -(int)k) *
+				  (rng_below(&R, 8) ? 0.3 : 40));
+
+		memcpy(p + i, &f, 4);
+	}
+	fill_random(p + i, len - i);
+}
+
+static void fill_gradient(uint8_t *p, size_t len, unsigned int k)
+{
+	size_t off;
+
+	if (!grad_len || rng_below(&R, 3) == 0 || len > grad_len) {
+		fill_gauss(p, len, k);
+		return;
+	}
+	off = 4 * (size_t)rng_below(&R, (uint32_t)((grad_len - len) / 4 + 1));
+	memcpy(p, grad + off, len);
+}
+
+/* a random frame shape; ipv < 0: any */
+static void rand_spec(struct fspec *s, int ipv, int proto)
+{
+	memset(s, 0, sizeof(*s));
+	s->vlans = (int)rng_below(&R, 3);
+	s->ipv = ipv >= 0 ? ipv : (rng_below(&R, 8) ? (rng_below(&R, 2) ? 4 : 6) : 0);
+	s->proto = proto ? proto : (rng_below(&R, 2) ? 6 : 17);
+	s->tcp_opts = rng_below(&R, 3) ? 0 : 4 * (int)rng_below(&R, 11);
+	s->ip4_opts = rng_below(&R, 4) ? 0 : 4 * (int)rng_below(&R, 11);
+	s->udp_nocsum = s->ipv == 4 && rng_below(&R, 6) == 0;
+	s->trailer = rng_below(&R, 8) == 0 ? rng_below(&R, 24) : 0;
+}
+
+/* a payload length for a frame of shape s: small, MTU-sized or jumbo */
+static size_t rand_pay_len(const struct fspec *s, size_t max_frame)
+{
+	size_t hdr = frame_payload_off(s) + s->trailer;
+	size_t max = max_frame > hdr ? max_frame - hdr : 0;
+	size_t lim;
+	uint32_t c = rng_below(&R, 10);
+
+	if (c < 3)
+		lim = 256;
+	else if (c < 8)
+		lim = 1500;
+	else
+		lim = max;
+	if (lim > max)
+		lim = max;
+	if (c == 9 && rng_below(&R, 2))
+		return max;	/* the largest frame */
+	return rng_below(&R, (uint32_t)lim + 1);
+}
+
+/* an unmarked frame of any kind: every shape, runts, jumbo */
+static void gen_unmarked(struct item *it, size_t max_frame)
+{
+	struct fspec s;
+	uint8_t pay[MAXF];
+	uint8_t f[MAXF + 64];
+	size_t pay_len;
+	uint32_t c = rng_below(&R, 12);
+
+	if (c == 0) {
+		/* a runt: 14..59 bytes */
+		size_t len = 14 + rng_below(&R, 46);
+
+		memset(&s, 0, sizeof(s));
+		if (len >= 42 && rng_below(&R, 2)) {
+			s.ipv = 4;
+			s.proto = 17;
+			pay_len = len - 42;
+		} else {
+			s.vlans = len >= 22 ? (int)rng_below(&R, 3) : 0;
+			pay_len = len - 14 - 4 * (size_t)s.vlans;
+		}
+	} else {
+		rand_spec(&s, -1, rng_below(&R, 10) ? 0 : (rng_below(&R, 2) ? 1 : 47));
+		s.fragment = s.ipv == 4 && rng_below(&R, 8) == 0;
+		pay_len = rand_pay_len(&s, max_frame);
+	}
+	fill_random(pay, pay_len);
+	memset(it, 0, sizeof(*it));
+	it->len = frame_build(&s, pay, pay_len, f);
+	it->f = dup(f, it->len);
+	it->len_field = (uint16_t)it->len;
+	describe(it, &s, "unmarked");
+}
+
+/* a marked frame that can be compressed (or turns out to have no gain) */
+static void gen_marked(struct item *it, size_t max_frame)
+{
+	struct fspec s;
+	uint8_t pay[MAXF];
+	uint8_t f[MAXF + 64];
+	size_t pay_len, off, len;
+	unsigned int k;
+
+	memset(it, 0, sizeof(*it));
+	rand_spec(&s, rng_below(&R, 2) ? 4 : 6, 0);
+	do
+		pay_len = rand_pay_len(&s, max_frame);
+	while (pay_len < 4);
+	off = rng_below(&R, 3) ? rng_below(&R, (uint32_t)(pay_len / 8 < 64 ? pay_len / 8 : 64) + 1) : 0;
+	len = pay_len - off;
+	if (rng_below(&R, 4) == 0)
+		len -= rng_below(&R, (uint32_t)len);	/* a shorter range */
+	if (rng_below(&R, 3) && len > 4)
+		len &= ~(size_t)3;
+	if (len > INC_CHUNK_MAX_BYTES)
+		len = INC_CHUNK_MAX_BYTES;
+	k = rng_below(&R, 4) ? 6 + rng_below(&R, 11) : 1 + rng_below(&R, 24);
+	fill_random(pay, off);
+	fill_gradient(pay + off, len, k);
+	fill_random(pay + off + len, pay_len - off - len);
+	it->len = frame_build(&s, pay, pay_len, f);
+	it->f = dup(f, it->len);
+	it->len_field = (uint16_t)it->len;
+	it->o.compress = 1;
+	it->o.k = k;
+	it->o.mode = 1 + rng_below(&R, 2);
+	it->o.range_off = (unsigned int)off;
+	it->o.range_len = (unsigned int)len;
+	it->range_at = frame_payload_off(&s) + off;
+	it->range_len = len;
+	it->k = k;
+	describe(it, &s, "marked");
+}
+
+/* marked, but not to be compressed: every reason incw_tx knows */
+static void gen_ineligible(struct item *it, size_t max_frame)
+{
+	struct fspec s;
+	uint8_t pay[MAXF];
+	uint8_t f[MAXF + 64];
+	size_t pay_len;
+	uint32_t why = rng_below(&R, 8);
+	unsigned int k = 10, mode = 2, off = 0, len;
+
+	memset(it, 0, sizeof(*it));
+	rand_spec(&s, rng_below(&R, 2) ? 4 : 6, 0);
+	switch (why) {
+	case 0:
+		s.ipv = 4;
+		s.fragment = 1;
+		break;
+	case 1:
+		s.ipv = 0;
+		break;
+	case 2:
+		s.proto = rng_below(&R, 2) ? 1 : 47;
+		break;
+	default:
+		break;
+	}
+	pay_len = rand_pay_len(&s, max_frame);
+	if (pay_len < 16)
+		pay_len = 16;
+	len = (unsigned int)pay_len;
+	fill_gauss(pay, pay_len, k);
+	switch (why) {
+	case 3:		/* bad range */
+		switch (rng_below(&R, 4)) {
+		case 0:
+			len = 0;
+			break;
+		case 1:
+			off = (unsigned int)pay_len + rng_below(&R, 100);
+			len = 4;
+			break;
+		case 2:
+			off = rng_below(&R, (uint32_t)pay_len);
+			len = (unsigned int)pay_len - off + 1 + rng_below(&R, 64);
+			break;
+		default:
+			off = 0;
+			len = 65535;
+			break;
+		}
+		break;
+	case 4:		/* bad k */
+		k = rng_below(&R, 2) ? 0 : 25 + rng_below(&R, 231);
+		break;
+	case 5:		/* bad mode */
+		mode = rng_below(&R, 2) ? 0 : 3 + rng_below(&R, 253);
+		break;
+	case 6:		/* no gain: random bytes */
+		fill_random(pay, pay_len);
+		break;
+	case 7:		/* no gain: a tiny range */
+		off = rng_below(&R, (uint32_t)pay_len - 8);
+		len = 1 + rng_below(&R, 8);
+		fill_random(pay, pay_len);
+		break;
+	default:
+		break;
+	}
+	it->len = frame_build(&s, pay, pay_len, f);
+	it->f = dup(f, it->len);
+	it->len_field = (uint16_t)it->len;
+	it->o.compress = 1;
+	it->o.k = k;
+	it->o.mode = mode;
+	it->o.range_off = off;
+	it->o.range_len = len;
+	describe(it, &s, "ineligible");
+}
+
+/* ---------------------------------------------------------------- */
+/* expectations                                                      */
+
+static void expect_tx(struct item *it, uint32_t max_frame)
+{
+	uint8_t out[MAXF + 64];
+	struct incw_tx_req q;
+
+	free(it->wire);
+	it->wire = NULL;
+	it->wire_len = 0;
+	if (it->len_field < 14 || it->len_field > max_frame) {
+		it->bad_len = 1;
+		it->tx_res = -1;
+		return;
+	}
+	q.compress = it->o.compress;
+	q.k = it->o.k;
+	q.mode = (enum inc_mode)it->o.mode;
+	q.off = it->o.range_off;
+	q.len = it->o.range_len;
+	it->tx_res = incw_tx(it->f, it->len, &q, out, &it->wire_len);
+	it->wire = dup(out, it->wire_len);
+	if (it->tx_res == INCW_TX_COMPRESSED)
+		it->orig = it->f;
+}
+
+/* what the receiver does with frame f (it->f, or it->wire in loopback) */
+static void expect_rx(struct item *it, const uint8_t *f, size_t len,
+		      uint32_t max_frame, size_t buf_len)
+{
+	uint8_t out[MAXF + 64];
+
+	free(it->deliv);
+	it->deliv = NULL;
+	it->deliv_len = 0;
+	it->deliver = 0;
+	if (it->tuser || len > max_frame) {
+		it->rx_res = -1;
+		return;
+	}
+	it->rx_res = incw_rx(f, len, out, &it->deliv_len);
+	if (it->rx_res == INCW_RX_PASS || it->rx_res == INCW_RX_RESTORED) {
+		it->deliv = dup(out, it->deliv_len);
+		it->deliver = it->deliv_len <= buf_len;
+	}
+}
+
+/* the chunk header of an encapsulated frame: raw_len and body_len */
+static int chunk_of(const uint8_t *f, size_t len, unsigned int *raw,
+		    unsigned int *body)
+{
+	struct incw_frame fr;
+	struct inc_chunk_hdr ch;
+
+	incw_parse(f, len, &fr);
+	if (!fr.ip_version || fr.proto != INCW_PROTO)
+		return -1;
+	if (fr.l4_off + INCW_SHIM_BYTES > len ||
+	    inc_chunk_hdr_parse(f + fr.l4_off + 8, &ch))
+		return -1;
+	*raw = ch.raw_len;
+	*body = ch.body_len;
+	return 0;
+}
+
+/* ---------------------------------------------------------------- */
+/* running traffic                                                   */
+
+struct got {
+	uint8_t *data;
+	size_t len;
+	uint32_t status;
+	unsigned int buf_len, slot;
+};
+
+struct run {
+	/* in */
+	struct item *tx;
+	size_t ntx;
+	struct item *rx;	/* injected on the MAC RX port */
+	size_t nrx;
+	int loopback;		/* deliveries come from tx (wire), not rx */
+	unsigned int window;	/* TX frames in flight (0: the ring) */
+	uint16_t rx_buf_len;
+	int no_refill;		/* do not post RX buffers */
+	int allow_drops;	/* stop when quiet, not when all arrived */
+	int rx_burst;		/* inject every RX frame at once (else at
+				 * most RX_WINDOW deliverable frames are in
+				 * the NIC at a time, as a MAC whose peer
+				 * paces itself) */
+	int irq_rearm;		/* IRQ_ENABLE = 3 after each message */
+	uint64_t timeout;
+	/* out */
+	uint32_t *tx_status;
+	size_t tx_done;
+	struct got *got;
+	size_t ngot, got_cap;
+	size_t want;		/* deliveries expected */
+	int timed_out;
+	uint64_t clocks;
+	uint32_t status;	/* STATUS at the end */
+	size_t rx_next;		/* next RX frame to inject */
+	size_t *rx_deliv;	/* index of the i-th frame to be delivered */
+	size_t rx_ngot_seen;
+	uint64_t rx_progress;	/* clock of the last injection or delivery */
+};
+
+/*
+ * A MAC has no flow control towards the NIC: a NIC that falls behind drops
+ * frames (and counts them), which is right but makes the deliveries
+ * unpredictable. So RX frames go in only while few are unresolved (not
+ * delivered, and not followed by a delivered frame): at most RX_WINDOW
+ * frames and RX_BYTES bytes, or when nothing moved for a while.
+ */
+#define RX_WINDOW	6
+#define RX_BYTES	(20u << 10)
+/* a run gives up when no TX completion and no RX delivery came for this
+ * long */
+#define STALL_CLOCKS	100000
+
+static int rx_may_inject(struct run *r)
+{
+	size_t resolved = 0, bytes = 0, i;
+
+	if (r->ngot != r->rx_ngot_seen) {
+		r->rx_ngot_seen = r->ngot;
+		r->rx_progress = nic_env_clock(env);
+	}
+	if (nic_env_rx_pending(env) >= 2)
+		return 0;
+	if (r->ngot && r->ngot <= r->want)
+		resolved = r->rx_deliv[r->ngot - 1] + 1;
+	if (resolved > r->rx_next)
+		resolved = r->rx_next;
+	for (i = resolved; i < r->rx_next; i++)
+		bytes += r->rx[i].len;
+	if (resolved == r->rx_next)
+		return 1;
+	if (nic_env_clock(env) - r->rx_progress > 3000)
+		return 1;
+	return r->rx_next - resolved < RX_WINDOW &&
+	       bytes + r->rx[r->rx_next].len <= RX_BYTES;
+}
+
+static void run_free(struct run *r)
+{
+	size_t i;
+
+	free(r->tx_status);
+	free(r->rx_deliv);
+	r->rx_deliv = NULL;
+	for (i = 0; i < r->ngot; i++)
+		free(r->got[i].data);
+	free(r->got);
+	r->tx_status = NULL;
+	r->got = NULL;
+	r->ngot = r->got_cap = 0;
+}
+
+static void reap_rx(struct run *r, int refill)
+{
+	struct nic_rx_done d;
+	int posted = 0;
+
+	while (nic_drv_rx_reap(&drv, &d)) {
+		struct got *g;
+
+		if (r->ngot == r->got_cap) {
+			r->got_cap = r->got_cap ? 2 * r->got_cap : 64;
+			r->got = realloc(r->got, r->got_cap * sizeof(*r->got));
+		}
+		g = &r->got[r->ngot++];
+		g->len = d.len;
+		g->data = dup(d.data, d.len <= BUF_SIZE ? d.len : BUF_SIZE);
+		if (d.len > BUF_SIZE)
+			g->len = BUF_SIZE;
+		g->status = d.status;
+		g->buf_len = d.buf_len;
+		g->slot = d.slot;
+		if (refill && nic_drv_rx_post(&drv, r->rx_buf_len) >= 0)
+			posted = 1;
+	}
+	if (posted)
+		nic_drv_rx_kick(&drv);
+}
+
+static void run_traffic(struct run *r)
+{
+	size_t posted = 0, i;
+	uint64_t t0 = nic_env_clock(env), drain_end = 0;
+	struct nic_tx_done td;
+	size_t irqs = nic_env_irq_count(env);
+	unsigned int iter = 0;
+	size_t seen_tx = 0, seen_rx = 0;
+	uint64_t moved = t0;
+
+	r->tx_status = calloc(r->ntx + 1, sizeof(*r->tx_status));
+	r->tx_done = 0;
+	r->want = 0;
+	if (r->loopback) {
+		for (i = 0; i < r->ntx; i++)
+			r->want += r->tx[i].deliver;
+	} else {
+		r->rx_deliv = calloc(r->nrx + 1, sizeof(*r->rx_deliv));
+		for (i = 0; i < r->nrx; i++)
+			if (r->rx[i].deliver)
+				r->rx_deliv[r->want++] = i;
+	}
+	r->rx_next = 0;
+	r->rx_ngot_seen = 0;
+	r->rx_progress = t0;
+	if (!r->no_refill) {
+		while (nic_drv_rx_space(&drv))
+			nic_drv_rx_post(&drv, r->rx_buf_len);
+		nic_drv_rx_kick(&drv);
+	}
+	for (;;) {
+		int kick = 0;
+
+		while (r->rx_next < r->nrx && (r->rx_burst || rx_may_inject(r))) {
+			const struct item *it = &r->rx[r->rx_next++];
+
+			nic_env_rx_inject(env, it->f, it->len, it->tuser, it->idle);
+			r->rx_progress = nic_env_clock(env);
+		}
+
+		while (posted < r->ntx && nic_drv_tx_space(&drv)) {
+			struct item *it = &r->tx[posted];
+			size_t inflight = posted - (r->loopback ? r->ngot : r->tx_done);
+
+			/* (a frame dropped when it should not be must not
+			 * stop the run: after a while without progress,
+			 * the next one goes anyway) */
+			if (r->window && inflight >= r->window &&
+			    nic_env_clock(env) - moved < 3000)
+				break;
+			nic_drv_tx_post_desc(&drv, it->f, it->len, it->len_field, &it->o);
+			posted++;
+			kick = 1;
+		}
+		if (kick)
+			nic_drv_tx_kick(&drv);
+		nic_env_step(env, 16);
+		if (++iter % 8 == 0) {
+			/* CONS never passes a descriptor whose DONE is not
+			 * visible yet (nic_drv_errors.cons_ahead) */
+			nic_drv_tx_cons(&drv);
+			nic_drv_rx_cons(&drv);
+		}
+		while (nic_drv_tx_reap(&drv, &td))
+			r->tx_status[r->tx_done++] = td.status;
+		reap_rx(r, !r->no_refill);
+		if (r->irq_rearm && nic_env_irq_count(env) != irqs) {
+			irqs = nic_env_irq_count(env);
+			wr(NIC_IRQ_ENABLE, 3);
+		}
+		if (r->tx_done == r->ntx && !nic_env_rx_pending(env) &&
+		    r->rx_next == r->nrx &&
+		    (r->allow_drops || r->ngot >= r->want)) {
+			/* then some more, to see anything extra */
+			if (!drain_end)
+				drain_end = nic_env_clock(env) + 3000;
+			else if (nic_env_clock(env) >= drain_end)
+				break;
+		}
+		if (r->tx_done != seen_tx || r->ngot != seen_rx) {
+			seen_tx = r->tx_done;
+			seen_rx = r->ngot;
+			moved = nic_env_clock(env);
+		}
+		if (nic_env_clock(env) - t0 > r->timeout ||
+		    nic_env_clock(env) - moved > STALL_CLOCKS) {
+			r->timed_out = 1;
+			break;
+		}
+	}
+	r->clocks = nic_env_clock(env) - t0;
+	r->status = rd(NIC_STATUS);
+	if (r->timed_out)
+		t_diag("gave up after %llu clocks (%llu without progress): %zu of %zu TX completions, %zu of %zu RX deliveries, %zu RX frames not yet injected; rx_drop_no_buffer %llu, rx_drop_malformed %llu",
+		       (unsigned long long)r->clocks,
+		       (unsigned long long)(nic_env_clock(env) - moved),
+		       r->tx_done, r->ntx, r->ngot,
+		       r->want, nic_env_rx_pending(env) + (r->nrx - r->rx_next),
+		       (unsigned long long)nic_stat(env, NIC_ST_RX_DROP_NO_BUFFER),
+		       (unsigned long long)nic_stat(env, NIC_ST_RX_DROP_MALFORMED));
+}
+
+/* ---- checks on a run ---- */
+
+/* frames on m_axis_tx are the expected wire frames, in order */
+static int check_wire(const struct run *r, const char *what)
+{
+	size_t i, j = 0, bad = 0, n = nic_env_tx_count(env), want = 0;
+	size_t comp = 0, bigger = 0, csum = 0;
+
+	for (i = 0; i < r->ntx; i++)
+		want += !r->tx[i].bad_len;
+	for (i = 0; i < r->ntx && j < n; i++) {
+		const struct item *it = &r->tx[i];
+		const struct nic_frame *f;
+
+		if (it->bad_len)
+			continue;
+		f = nic_env_tx_frame(env, j++);
+		if (f->len != it->wire_len || memcmp(f->data, it->wire, f->len)) {
+			if (bad++ < DIAG_MAX)
+				diff_diag("TX frame", i, it->desc, it->wire,
+					  it->wire_len, f->data, f->len);
+			dump_frame(what, i, "got", f->data, f->len);
+			dump_frame(what, i, "want", it->wire, it->wire_len);
+			dump_frame(what, i, "orig", it->f, it->len);
+		}
+		if (it->tx_res == INCW_TX_COMPRESSED) {
+			comp++;
+			bigger += f->len >= it->len;
+			csum += !frame_csums_ok(f->data, f->len);
+		}
+	}
+	t_ok(!bad && n == want,
+	     "%s: the %zu frames on m_axis_tx are incw_tx()'s frames byte for byte (%zu seen, %zu differ)",
+	     what, want, n, bad);
+	if (comp)
+		t_ok(!bigger && !csum,
+		     "%s: the %zu compressed frames are smaller on the wire, IPv4 header checksums right (%zu not smaller, %zu bad)",
+		     what, comp, bigger, csum);
+	return !bad && n == want;
+}
+
+/* TX descriptor status words */
+static int check_tx_status(const struct run *r, const char *what)
+{
+	size_t i, bad = 0;
+
+	for (i = 0; i < r->ntx; i++) {
+		const struct item *it = &r->tx[i];
+		uint32_t st = i < r->tx_done ? r->tx_status[i] : 0, want;
+
+		if (it->bad_len)
+			want = NIC_DESC_DONE | NIC_TXS_ERROR;
+		else
+			want = NIC_DESC_DONE |
+			       (it->tx_res == INCW_TX_COMPRESSED ? NIC_TXS_COMPRESSED : 0) |
+			       (uint32_t)it->tx_res << 16 | (uint32_t)it->wire_len;
+		if (it->bad_len ? (st & (NIC_DESC_DONE | NIC_TXS_ERROR | NIC_TXS_COMPRESSED)) != want :
+				  st != want) {
+			if (bad++ < DIAG_MAX)
+				t_diag("TX status %zu (%s): 0x%08x, expected 0x%08x (%s%s, %u bytes)",
+				       i, it->desc, st, want,
+				       it->bad_len ? "error" : incw_tx_result_name(it->tx_res),
+				       it->bad_len ? ", outcome and bytes not checked" : "",
+				       it->bad_len ? 0 : (unsigned int)it->wire_len);
+		}
+	}
+	t_ok(!bad && r->tx_done == r->ntx,
+	     "%s: %zu TX completions, status DONE/COMPRESSED/ERROR, outcome and bytes sent as incw_tx() says (%zu wrong, %zu completed)",
+	     what, r->ntx, bad, r->tx_done);
+	return !bad;
+}
+
+/* deliveries are the expected frames, in order, nothing else */
+static int check_rx(const struct run *r, const char *what)
+{
+	const struct item *src = r->loopback ? r->tx : r->rx;
+	size_t n = r->loopback ? r->ntx : r->nrx;
+	size_t i, j = 0, bad = 0, bound = 0, csum = 0, restored = 0;
+
+	for (i = 0; i < n && j < r->ngot; i++) {
+		const struct item *it = &src[i];
+		const struct got *g;
+		uint32_t st_want;
+
+		if (!it->deliver)
+			continue;
+		g = &r->got[j++];
+		st_want = NIC_DESC_DONE |
+			  (it->rx_res == INCW_RX_RESTORED ? NIC_RXS_RESTORED : 0);
+		if (g->len != it->deliv_len || memcmp(g->data, it->deliv, g->len) ||
+		    g->status != st_want) {
+			dump_frame(what, i, "rx-sent", r->loopback ? it->wire : it->f,
+				   r->loopback ? it->wire_len : it->len);
+			dump_frame(what, i, "rx-got", g->data, g->len);
+			dump_frame(what, i, "rx-want", it->deliv, it->deliv_len);
+			if (bad++ < DIAG_MAX) {
+				diff_diag("RX delivery", i, it->desc, it->deliv,
+					  it->deliv_len, g->data, g->len);
+				t_diag("    status 0x%08x, expected 0x%08x (%s)", g->status,
+				       st_want, incw_rx_result_name(it->rx_res));
+			}
+			continue;
+		}
+		if (it->rx_res == INCW_RX_RESTORED && it->orig) {
+			double maxerr = 0;
+
+			restored++;
+			if (t_check_bound(it->orig + it->range_at, g->data + it->range_at,
+					  it->range_len, it->k, &maxerr) && bound++ < DIAG_MAX)
+				t_diag("RX delivery %zu (%s): range outside 2^-%u (max error %g)",
+				       i, it->desc, it->k, maxerr);
+			if (!frame_csums_ok(g->data, g->len) && csum++ < DIAG_MAX)
+				t_diag("RX delivery %zu (%s): checksums wrong", i, it->desc);
+		}
+	}
+	t_ok(!bad && r->ngot == r->want,
+	     "%s: the host gets incw_rx()'s %zu frames bit-exact with the right status, in order, nothing else (%zu delivered, %zu differ)",
+	     what, r->want, r->ngot, bad);
+	if (restored)
+		t_ok(!bound && !csum,
+		     "%s: the %zu restored frames hold the range within 2^-k and correct checksums (%zu out of bound, %zu bad checksums)",
+		     what, restored, bound, csum);
+	return !bad && r->ngot == r->want;
+}
+
+static void check_idle(const struct run *r, const char *what)
+{
+	t_ok(!r->timed_out && (r->status & (NIC_STATUS_TX_IDLE | NIC_STATUS_RX_IDLE)) ==
+			      (NIC_STATUS_TX_IDLE | NIC_STATUS_RX_IDLE),
+	     "%s: finished in %llu clocks, STATUS says TX and RX idle (0x%x)",
+	     what, (unsigned long long)r->clocks, r->status);
+}
+
+/* ---------------------------------------------------------------- */
+/* phases                                                            */
+
+static struct nic_env_cfg cfg_std;
+
+static int only_exact;		/* NIC_PHASE names a phase exactly */
+
+static int want_phase(const char *name)
+{
+	return !only || (only_exact ? !strcmp(name, only) : !!strstr(name, only));
+}
+
+static int phase_begin(const char *name, const struct nic_env_cfg *cfg,
+		       unsigned int tx_log2, unsigned int rx_log2,
+		       uint32_t max_frame)
+{
+	t_diag("---- %s", name);
+	nic_drv_fini(&drv);
+	nic_env_set_cfg(env, cfg);
+	nic_env_reset(env);
+	nic_env_free_all(env);
+	if (nic_drv_init(&drv, env, tx_log2, rx_log2, BUF_SIZE)) {
+		t_ok(0, "%s: driver set-up", name);
+		return -1;
+	}
+	if (max_frame)
+		wr(NIC_MAX_FRAME, max_frame);
+	return 0;
+}
+
+static void phase_end(const char *name)
+{
+	const struct nic_env_errors *e = nic_env_errors(env);
+	const struct nic_drv_errors *d = &drv.err;
+	uint64_t n = nic_env_error_total(env) + nic_drv_error_total(&drv);
+
+	if (n)
+		t_diag("dma_range %llu dma_proto %llu axis_proto %llu stability %llu rx_not_ready %llu irq_vector %llu csr_proto %llu csr_timeout %llu csr_resp %llu | rx_done_before_data %llu desc_clobber %llu stray_write %llu rx_overrun %llu cons_ahead %llu done_unposted %llu",
+		       (unsigned long long)e->dma_range, (unsigned long long)e->dma_proto,
+		       (unsigned long long)e->axis_proto, (unsigned long long)e->stability,
+		       (unsigned long long)e->rx_not_ready, (unsigned long long)e->irq_vector,
+		       (unsigned long long)e->csr_proto, (unsigned long long)e->csr_timeout,
+		       (unsigned long long)e->csr_resp,
+		       (unsigned long long)d->rx_done_before_data,
+		       (unsigned long long)d->desc_clobber, (unsigned long long)d->stray_write,
+		       (unsigned long long)d->rx_overrun, (unsigned long long)d->cons_ahead,
+		       (unsigned long long)d->done_unposted);
+	t_ok(!n, "%s: interfaces and ordering clean: AXI handshakes, keep masks, DMA bounds, descriptor ownership, data before DONE (%llu problems)",
+	     name, (unsigned long long)n);
+}
+
+/* ---- 1. ID block and control registers ---- */
+
+static void phase_id(void)
+{
+	const char *name = "id";
+	uint32_t v, pat[4] = { 0xdeadbeef, 0, 0xffffffff, 0x12345678 };
+	int i, ok = 1, resp = -1;
+
+	if (phase_begin(name, &cfg_std, 4, 4, 0))
+		return;
+	v = rd(NIC_MAGIC);
+	t_ok(v == NIC_MAGIC_VALUE, "MAGIC is 0x%08x (0x%08x)", NIC_MAGIC_VALUE, v);
+	v = rd(NIC_VERSION);
+	t_ok(v >> 16 == 1, "VERSION major 1 (0x%08x: %u.%u.%u)", v, v >> 16,
+	     v >> 8 & 255, v & 255);
+	v = rd(NIC_FEATURES);
+	t_ok((v & 0x3ff) == 0x3ff,
+	     "FEATURES has bits 0..9: compression, decompression, paper, sparse, IPv6, VLAN, loopback, moderation, jumbo, 64-bit stats (0x%08x)",
+	     v);
+	v = rd(NIC_CONFIG);
+	t_ok((v & 255) == 8 && (v >> 8 & 255) == 1 && v >> 16 == 9018,
+	     "CONFIG: 8 lanes, 1 queue pair, largest frame 9018 (0x%08x: %u, %u, %u)",
+	     v, v & 255, v >> 8 & 255, v >> 16);
+	for (i = 0; i < 4; i++) {
+		wr(NIC_SCRATCH, pat[i]);
+		v = rd(NIC_SCRATCH);
+		if (v != pat[i]) {
+			t_diag("SCRATCH: wrote 0x%08x, read 0x%08x", pat[i], v);
+			ok = 0;
+		}
+	}
+	t_ok(ok, "SCRATCH reads back what was written");
+	t_diag("BUILD 0x%08x", rd(NIC_BUILD));
+	v = rd(NIC_MAX_FRAME);
+	wr(NIC_MAX_FRAME, 9018);
+	t_ok(v == 1518 && rd(NIC_MAX_FRAME) == 9018,
+	     "MAX_FRAME is 1518 after reset (%u) and takes 9018", v);
+	wr(NIC_MAC_LO, 0x44332211);
+	wr(NIC_MAC_HI, 0x6655);
+	v = rd(NIC_MAC_LO);
+	t_ok(v == 0x44332211 && (rd(NIC_MAC_HI) & 0xffff) == 0x6655,
+	     "MAC_LO / MAC_HI read back (0x%08x)", v);
+	v = rd(NIC_STATUS);
+	nic_env_set_link(env, 0);
+	nic_env_step(env, 8);
+	ok = (v & NIC_STATUS_LINK) && !(rd(NIC_STATUS) & NIC_STATUS_LINK);
+	nic_env_set_link(env, 1);
+	nic_env_step(env, 8);
+	ok = ok && (rd(NIC_STATUS) & NIC_STATUS_LINK);
+	t_ok(ok, "STATUS bit 0 follows link_up");
+	v = rd(NIC_STATUS);
+	t_ok((v & 6) == 6, "STATUS: TX and RX idle after reset (0x%x)", v);
+	v = rd(NIC_TXQ + NIC_Q_BASE_LO);
+	t_ok(v == (uint32_t)drv.tx_ring && rd(NIC_RXQ + NIC_Q_SIZE) == 4 &&
+	     rd(NIC_TXQ + NIC_Q_CONS) == 0 && rd(NIC_RXQ + NIC_Q_PROD) == 0,
+	     "queue registers read back, CONS 0 after reset");
+	{
+		int bad = 0;
+
+		for (i = 0; i < NIC_ST_N; i++)
+			if (nic_stat(env, i)) {
+				t_diag("stat %s is %llu after reset", nic_stat_name(i),
+				       (unsigned long long)nic_stat(env, i));
+				bad++;
+			}
+		t_ok(!bad, "all %d statistics counters read 0 after reset", NIC_ST_N);
+	}
+	nic_csr_read_resp(env, 0x0ffc, &v, &resp);
+	t_diag("a read of an unused address (0x0ffc): 0x%08x, rresp %d", v, resp);
+	phase_end(name);
+}
+
+/* ---- enables ---- */
+
+static int tx_done_n(struct nic_env *e, void *ctx);
+static int env_quiet(struct nic_env *e, void *ctx);
+
+static void phase_control(void)
+{
+	const char *name = "control";
+	struct item it[4];
+	struct run r;
+	size_t i;
+	uint64_t rd0, wr0;
+	unsigned int three = 3;
+	int ok;
+
+	if (phase_begin(name, &cfg_std, 4, 4, 9018))
+		return;
+	memset(it, 0, sizeof(it));
+	memset(&r, 0, sizeof(r));
+	for (i = 0; i < 4; i++) {
+		gen_unmarked(&it[i], 1518);
+		expect_tx(&it[i], 9018);
+	}
+	rd0 = nic_env_counts(env)->rd_reqs;
+	wr0 = nic_env_counts(env)->wr_reqs;
+	for (i = 0; i < 3; i++)
+		nic_drv_tx_post(&drv, it[i].f, it[i].len, NULL);
+	nic_drv_tx_kick(&drv);
+	for (i = 0; i < 4; i++)
+		nic_drv_rx_post(&drv, BUF_SIZE);
+	nic_drv_rx_kick(&drv);
+	nic_env_step(env, 3000);
+	ok = nic_env_counts(env)->rd_reqs == rd0 && nic_env_tx_count(env) == 0 &&
+	     rd(NIC_TXQ + NIC_Q_CONS) == 0;
+	t_ok(ok, "%s: CTRL 0: posted TX descriptors wait (no DMA read, nothing sent, CONS 0)",
+	     name);
+	nic_env_rx_inject(env, it[3].f, it[3].len, 0, 0);
+	nic_env_run_until(env, env_quiet, NULL, 100000);
+	nic_env_step(env, 2000);
+	ok = nic_drv_rx_done_pending(&drv) == 0 &&
+	     nic_env_counts(env)->wr_reqs == wr0 && rd(NIC_RXQ + NIC_Q_CONS) == 0;
+	t_ok(ok, "%s: CTRL 0: a frame from the MAC is not delivered (no DMA write, CONS 0)",
+	     name);
+	wr(NIC_CTRL, NIC_CTRL_TX_EN | NIC_CTRL_RX_EN);
+	ok = !nic_env_run_until(env, tx_done_n, &three, 100000);
+	nic_env_run_until(env, env_quiet, NULL, 100000);
+	ok = ok && nic_env_tx_count(env) == 3;
+	for (i = 0; ok && i < 3; i++) {
+		const struct nic_frame *f = nic_env_tx_frame(env, i);
+
+		ok = f->len == it[i].len && !memcmp(f->data, it[i].f, f->len);
+	}
+	nic_env_rx_inject(env, it[3].f, it[3].len, 0, 0);
+	nic_env_run_until(env, env_quiet, NULL, 100000);
+	nic_env_step(env, 2000);
+	reap_rx(&r, 0);
+	ok = ok && r.ngot == 1 && r.got[0].len == it[3].len &&
+	     !memcmp(r.got[0].data, it[3].f, it[3].len);
+	t_ok(ok, "%s: TX_EN | RX_EN: the waiting frames go out in order, a new frame is delivered (%zu sent, %zu delivered)",
+	     name, nic_env_tx_count(env), r.ngot);
+	wr(NIC_CTRL, 0);
+	run_free(&r);
+	for (i = 0; i < 4; i++)
+		item_free(&it[i]);
+	phase_end(name);
+}
+
+/* ---- 2/3. unmarked frames ---- */
+
+static void phase_unmarked_loopback(void)
+{
+	const char *name = "unmarked/loopback";
+	size_t n = scaled(2000), i;
+	struct item *tx = calloc(n, sizeof(*tx));
+	struct run r;
+
+	if (phase_begin(name, &cfg_std, 6, 6, 9018))
+		return;
+	for (i = 0; i < n; i++) {
+		gen_unmarked(&tx[i], 9018);
+		if (rng_below(&R, 4) == 0) {	/* asked, but compress off: pass */
+			tx[i].o.k = rng_below(&R, 30);
+			tx[i].o.mode = rng_below(&R, 4);
+			tx[i].o.range_len = rng_below(&R, 100);
+		}
+		expect_tx(&tx[i], 9018);
+		expect_rx(&tx[i], tx[i].wire, tx[i].wire_len, 9018, BUF_SIZE);
+	}
+	wr(NIC_CTRL, NIC_CTRL_TX_EN | NIC_CTRL_RX_EN | NIC_CTRL_LOOPBACK);
+	memset(&r, 0, sizeof(r));
+	r.tx = tx;
+	r.ntx = n;
+	r.loopback = 1;
+	r.window = 3;
+	r.rx_buf_len = BUF_SIZE;
+	r.timeout = 40000000;
+	run_traffic(&r);
+	check_tx_status(&r, name);
+	check_rx(&r, name);
+	t_ok(nic_env_tx_count(env) == 0, "%s: nothing reaches m_axis_tx in loopback (%zu frames)",
+	     name, nic_env_tx_count(env));
+	check_idle(&r, name);
+	wr(NIC_CTRL, 0);
+	run_free(&r);
+	items_free(tx, n);
+	phase_end(name);
+}
+
+static void phase_unmarked(void)
+{
+	const char *name = "unmarked/mac";
+	size_t n = scaled(2000), i;
+	struct item *tx = calloc(n, sizeof(*tx)), *rx = calloc(n, sizeof(*rx));
+	struct run r;
+
+	if (phase_begin(name, &cfg_std, 6, 6, 9018))
+		return;
+	for (i = 0; i < n; i++) {
+		gen_unmarked(&tx[i], 9018);
+		expect_tx(&tx[i], 9018);
+		gen_unmarked(&rx[i], 9018);
+		expect_rx(&rx[i], rx[i].f, rx[i].len, 9018, BUF_SIZE);
+	}
+	wr(NIC_CTRL, NIC_CTRL_TX_EN | NIC_CTRL_RX_EN);
+	memset(&r, 0, sizeof(r));
+	r.tx = tx;
+	r.ntx = n;
+	r.rx = rx;
+	r.nrx = n;
+	r.rx_buf_len = BUF_SIZE;
+	r.timeout = 40000000;
+	run_traffic(&r);
+	check_wire(&r, name);
+	check_tx_status(&r, name);
+	check_rx(&r, name);
+	check_idle(&r, name);
+	wr(NIC_CTRL, 0);
+	run_free(&r);
+	items_free(tx, n);
+	items_free(rx, n);
+	phase_end(name);
+}
+
+/* ---- 4/5. marked frames ---- */
+
+static void marked_run(const char *name, int loopback, size_t n, int ineligible)
+{
+	struct item *tx = calloc(n, sizeof(*tx)), *rx = calloc(n, sizeof(*rx));
+	size_t i, comp = 0, res[INCW_TX_N], orig = 0, wire = 0;
+	struct run r;
+
+	memset(res, 0, sizeof(res));
+	for (i = 0; i < n; i++) {
+		if (ineligible)
+			gen_ineligible(&tx[i], 9018);
+		else
+			gen_marked(&tx[i], 9018);
+		expect_tx(&tx[i], 9018);
+		res[tx[i].tx_res]++;
+		if (tx[i].tx_res == INCW_TX_COMPRESSED) {
+			comp++;
+			orig += tx[i].len;
+			wire += tx[i].wire_len;
+		}
+		if (loopback) {
+			expect_rx(&tx[i], tx[i].wire, tx[i].wire_len, 9018, BUF_SIZE);
+		} else {
+			/* the reference's wire frame comes back on RX */
+			rx[i].f = dup(tx[i].wire, tx[i].wire_len);
+			rx[i].len = tx[i].wire_len;
+			memcpy(rx[i].desc, tx[i].desc, sizeof(rx[i].desc));
+			rx[i].orig = tx[i].tx_res == INCW_TX_COMPRESSED ? tx[i].f : NULL;
+			rx[i].range_at = tx[i].range_at;
+			rx[i].range_len = tx[i].range_len;
+			rx[i].k = tx[i].k;
+			expect_rx(&rx[i], rx[i].f, rx[i].len, 9018, BUF_SIZE);
+		}
+	}
+	for (i = 0; i < INCW_TX_N; i++)
+		if (res[i])
+			t_diag("%s: %zu frames %s", name, res[i], incw_tx_result_name((int)i));
+	if (comp)
+		t_diag("%s: compressed frames %zu -> %zu bytes on the wire (%.1f%%)", name,
+		       orig, wire, 100.0 * (double)wire / (double)orig);
+	wr(NIC_CTRL, NIC_CTRL_TX_EN | NIC_CTRL_RX_EN | (loopback ? NIC_CTRL_LOOPBACK : 0));
+	memset(&r, 0, sizeof(r));
+	r.tx = tx;
+	r.ntx = n;
+	r.rx = loopback ? NULL : rx;
+	r.nrx = loopback ? 0 : n;
+	r.loopback = loopback;
+	r.window = loopback ? 3 : 0;
+	r.rx_buf_len = BUF_SIZE;
+	r.timeout = 40000000;
+	run_traffic(&r);
+	if (!loopback)
+		check_wire(&r, name);
+	check_tx_status(&r, name);
+	check_rx(&r, name);
+	check_idle(&r, name);
+	wr(NIC_CTRL, 0);
+	run_free(&r);
+	items_free(rx, n);
+	items_free(tx, n);
+}
+
+static void phase_marked(void)
+{
+	const char *name = "marked/mac";
+
+	if (phase_begin(name, &cfg_std, 6, 6, 9018))
+		return;
+	marked_run(name, 0, scaled(3000), 0);
+	phase_end(name);
+}
+
+static void phase_marked_loopback(void)
+{
+	const char *name = "marked/loopback";
+
+	if (phase_begin(name, &cfg_std, 6, 6, 9018))
+		return;
+	marked_run(name, 1, scaled(1000), 0);
+	phase_end(name);
+}
+
+static void phase_ineligible(void)
+{
+	const char *name = "marked/ineligible";
+
+	if (phase_begin(name, &cfg_std, 6, 6, 9018))
+		return;
+	marked_run(name, 0, scaled(1500), 1);
+	phase_end(name);
+}
+
+/* ---- 6. malformed encapsulated frames ---- */
+
+/* recompute the IPv4 header checksum of frame f (if IPv4 and parsable) */
+static void fix_ip4(uint8_t *f, size_t len)
+{
+	size_t off = 12;
+	unsigned int type = len >= 14 ? be16(f + 12) : 0, ihl;
+	uint32_t sum;
+
+	while ((type == 0x8100 || type == 0x88a8) && off + 6 <= len) {
+		off += 4;
+		type = be16(f + off);
+	}
+	off += 2;
+	if (type != 0x0800 || len < off + 20)
+		return;
+	ihl = (f[off] & 15u) * 4;
+	if (ihl < 20 || off + ihl > len)
+		return;
+	put_be16(f + off + 10, 0);
+	sum = incw_sum(0, f + off, ihl);
+	put_be16(f + off + 10, incw_fold(sum));
+}
+
+/* recompute the shim checksum of an encapsulated frame, if it parses */
+static void fix_shim(uint8_t *f, size_t len)
+{
+	struct incw_frame fr;
+	uint32_t sum;
+
+	incw_parse(f, len, &fr);
+	if (!fr.ip_version || fr.proto != INCW_PROTO || !fr.ip_end ||
+	    fr.ip_end > len || fr.ip_end < fr.l4_off + INCW_SHIM_BYTES)
+		return;
+	put_be16(f + fr.l4_off + 6, 0);
+	if (fr.ip_version == 4)
+		sum = incw_sum(0, f + fr.l3_off + 12, 8);
+	else
+		sum = incw_sum(0, f + fr.l3_off + 8, 32);
+	sum += INCW_PROTO + (fr.ip_end - fr.l4_off);
+	sum = incw_sum(sum, f + fr.l4_off, fr.ip_end - fr.l4_off);
+	put_be16(f + fr.l4_off + 6, incw_fold(sum));
+}
+
+/* a compressed frame, damaged in one of many ways */
+static void gen_malformed(struct item *it)
+{
+	struct item src;
+	struct incw_frame fr;
+	uint8_t f[MAXF + 64];
+	size_t len, shim;
+	uint32_t how;
+	const char *what = "";
+
+	do {
+		gen_marked(&src, 1500 + (rng_below(&R, 4) ? 0 : 7000));
+		expect_tx(&src, 9018);
+		if (src.tx_res != INCW_TX_COMPRESSED)
+			item_free(&src);
+	} while (!src.wire);
+	len = src.wire_len;
+	memcpy(f, src.wire, len);
+	incw_parse(f, len, &fr);
+	shim = fr.l4_off;
+	how = rng_below(&R, 12);
+	switch (how) {
+	case 0:	/* 1..3 bit flips from the IP header on */
+	case 1: {
+		uint32_t nb = 1 + rng_below(&R, 3), b;
+
+		for (b = 0; b < nb; b++) {
+			size_t bit = 8 * fr.l3_off + rng_below(&R, (uint32_t)(8 * (len - fr.l3_off)));
+
+			f[bit / 8] ^= (uint8_t)(1u << (bit % 8));
+		}
+		what = "bit flips";
+		break;
+	}
+	case 2:	/* truncated */
+		len -= 1 + rng_below(&R, (uint32_t)(len - fr.l3_off));
+		what = "truncated";
+		break;
+	case 3:	/* a shim byte (magic, version, proto, l4_len, range_off) */
+		f[shim + rng_below(&R, 6)] ^= (uint8_t)(1 + rng_below(&R, 255));
+		if (rng_below(&R, 4))
+			fix_shim(f, len);
+		what = "shim field";
+		break;
+	case 4:	/* a chunk header byte (mode, k, raw_len, body_len, reserved) */
+		f[shim + 8 + rng_below(&R, 8)] ^= (uint8_t)(1 + rng_below(&R, 255));
+		if (rng_below(&R, 4))
+			fix_shim(f, len);
+		what = "chunk header";
+		break;
+	case 5:	/* the shim checksum */
+		put_be16(f + shim + 6, be16(f + shim + 6) ^ (1 + rng_below(&R, 65535)));
+		what = "shim checksum";
+		break;
+	case 6:	/* the IPv4 header checksum, or the IPv6 payload length */
+		if (fr.ip_version == 4)
+			put_be16(f + fr.l3_off + 10, be16(f + fr.l3_off + 10) ^ (1 + rng_below(&R, 65535)));
+		else
+			put_be16(f + fr.l3_off + 4, be16(f + fr.l3_off + 4) + 1 + rng_below(&R, 16));
+		what = "IP checksum/length";
+		break;
+	case 7:	/* body bytes, checksum made right: the decoder judges */
+	case 8: {
+		size_t body = shim + INCW_SHIM_BYTES + (size_t)f[shim + 3] + be16(f + shim + 4);
+		size_t bl = f[shim + 12] | (size_t)f[shim + 13] << 8;
+		uint32_t nb = 1 + rng_below(&R, 4), b;
+
+		for (b = 0; b < nb && bl; b++)
+			f[body + rng_below(&R, (uint32_t)bl)] ^= (uint8_t)(1 + rng_below(&R, 255));
+		fix_shim(f, len);
+		what = "body, checksum fixed";
+		break;
+	}
+	case 9: {	/* body_len or raw_len off by a little, checksum fixed */
+		size_t at = shim + 8 + (rng_below(&R, 2) ? 4 : 2);
+		unsigned int v = (unsigned int)(f[at] | f[at + 1] << 8);
+
+		v += rng_below(&R, 2) ? 1 + rng_below(&R, 8) : (unsigned int)-(int)(1 + rng_below(&R, 8));
+		f[at] = (uint8_t)v;
+		f[at + 1] = (uint8_t)(v >> 8);
+		fix_shim(f, len);
+		what = "chunk lengths, checksum fixed";
+		break;
+	}
+	case 10: {	/* IPv4: fragment bits; IPv6: shorter payload length */
+		if (fr.ip_version == 4) {
+			f[fr.l3_off + 6] |= rng_below(&R, 2) ? 0x20 : 0x01;
+			fix_ip4(f, len);
+		} else {
+			put_be16(f + fr.l3_off + 4, be16(f + fr.l3_off + 4) - 1 - rng_below(&R, 16));
+		}
+		fix_shim(f, len);
+		what = "fragment / short IPv6 length";
+		break;
+	}
+	default:	/* padding after the packet: restored, padding gone */
+		memset(f + len, 0, 30);
+		len += 1 + rng_below(&R, 30);
+		what = "padded";
+		break;
+	}
+	memset(it, 0, sizeof(*it));
+	it->f = dup(f, len);
+	it->len = len;
+	snprintf(it->desc, sizeof(it->desc), "%.60s [%s]", src.desc, what);
+	item_free(&src);
+}
+
+static void phase_malformed(void)
+{
+	const char *name = "rx/malformed";
+	size_t n = scaled(3000), i, drops = 0, kinds[INCW_RX_N];
+	struct item *rx = calloc(2 * n, sizeof(*rx));
+	struct run r;
+	uint64_t v;
+
+	if (phase_begin(name, &cfg_std, 4, 6, 9018))
+		return;
+	memset(kinds, 0, sizeof(kinds));
+	for (i = 0; i < 2 * n; i++) {
+		if (i % 2 == 0)
+			gen_malformed(&rx[i]);
+		else if (rng_below(&R, 2))
+			gen_unmarked(&rx[i], 9018);
+		else {
+			/* a good compressed frame */
+			struct item src;
+
+			gen_marked(&src, 9018);
+			expect_tx(&src, 9018);
+			rx[i].f = dup(src.wire, src.wire_len);
+			rx[i].len = src.wire_len;
+			memcpy(rx[i].desc, src.desc, sizeof(rx[i].desc));
+			item_free(&src);
+		}
+		expect_rx(&rx[i], rx[i].f, rx[i].len, 9018, BUF_SIZE);
+		if (i % 2 == 0)
+			kinds[rx[i].rx_res]++;
+		drops += rx[i].rx_res >= INCW_RX_DROP_HEADER;
+	}
+	for (i = 0; i < INCW_RX_N; i++)
+		t_diag("%s: %zu damaged frames %s", name, kinds[i], incw_rx_result_name((int)i));
+	wr(NIC_CTRL, NIC_CTRL_RX_EN);
+	memset(&r, 0, sizeof(r));
+	r.rx = rx;
+	r.nrx = 2 * n;
+	r.rx_buf_len = BUF_SIZE;
+	r.timeout = 40000000;
+	run_traffic(&r);
+	check_rx(&r, name);
+	v = nic_stat(env, NIC_ST_RX_DROP_MALFORMED);
+	t_ok(v == drops, "%s: rx_drop_malformed counts exactly the %zu frames incw_rx() drops (%llu)",
+	     name, drops, (unsigned long long)v);
+	v = nic_stat(env, NIC_ST_RX_FRAMES);
+	t_ok(v == 2 * n, "%s: rx_frames %llu, %zu sent", name, (unsigned long long)v, 2 * n);
+	check_idle(&r, name);
+	wr(NIC_CTRL, 0);
+	run_free(&r);
+	items_free(rx, 2 * n);
+	phase_end(name);
+}
+
+/* ---- 7. MAC errors, oversize frames, bad TX lengths ---- */
+
+static void phase_mac_errors(void)
+{
+	const char *name = "rx/mac-errors";
+	size_t n = scaled(600), i, mac = 0, bad_tx = 0;
+	struct item *rx = calloc(n, sizeof(*rx)), *tx = calloc(n, sizeof(*tx));
+	struct run r;
+	uint64_t v;
+	const uint32_t maxf = 1518;
+
+	if (phase_begin(name, &cfg_std, 6, 6, maxf))
+		return;
+	for (i = 0; i < n; i++) {
+		uint32_t c = rng_below(&R, 6);
+
+		if (c == 0 || c == 1) {
+			/* longer than MAX_FRAME, or exactly it */
+			struct fspec s;
+			uint8_t pay[MAXF], f[MAXF + 64];
+			size_t want = c == 0 ? maxf + 1 + rng_below(&R, 600) : maxf, pl;
+
+			rand_spec(&s, 4, 17);
+			s.trailer = 0;
+			pl = want - frame_payload_off(&s);
+			fill_random(pay, pl);
+			rx[i].len = frame_build(&s, pay, pl, f);
+			rx[i].f = dup(f, rx[i].len);
+			describe(&rx[i], &s, c == 0 ? "oversize" : "MAX_FRAME");
+		} else if (c == 2 && rng_below(&R, 2)) {
+			struct item src;
+
+			gen_marked(&src, maxf);
+			expect_tx(&src, 9018);
+			rx[i].f = dup(src.wire, src.wire_len);
+			rx[i].len = src.wire_len;
+			memcpy(rx[i].desc, src.desc, sizeof(rx[i].desc));
+			item_free(&src);
+		} else {
+			gen_unmarked(&rx[i], maxf);
+		}
+		rx[i].tuser = c >= 2 && rng_below(&R, 2);
+		if (rx[i].tuser)
+			strncat(rx[i].desc, " [tuser]", sizeof(rx[i].desc) - strlen(rx[i].desc) - 1);
+		expect_rx(&rx[i], rx[i].f, rx[i].len, maxf, BUF_SIZE);
+		mac += rx[i].rx_res == -1;
+
+		/* TX: bad lengths among good frames */
+		gen_unmarked(&tx[i], maxf);
+		switch (rng_below(&R, 5)) {
+		case 0:
+			tx[i].len_field = (uint16_t)rng_below(&R, 14);
+			break;
+		case 1:
+			tx[i].len_field = (uint16_t)(maxf + 1 + rng_below(&R, 9000));
+			break;
+		case 2:
+			tx[i].len_field = rng_below(&R, 2) ? 14 : (uint16_t)maxf;
+			break;
+		default:
+			break;
+		}
+		if (tx[i].len_field != tx[i].len) {
+			/* build a frame of exactly len_field bytes where it fits */
+			uint8_t f[BUF_SIZE];
+			size_t l = tx[i].len_field < BUF_SIZE ? tx[i].len_field : BUF_SIZE;
+
+			fill_random(f, l);
+			if (l >= 14)
+				memcpy(f, tx[i].f, 14);
+			free(tx[i].f);
+			tx[i].f = dup(f, l);
+			tx[i].len = l;
+			snprintf(tx[i].desc, sizeof(tx[i].desc), "TX len field %u",
+				 tx[i].len_field);
+		}
+		expect_tx(&tx[i], maxf);
+		bad_tx += tx[i].bad_len;
+	}
+	wr(NIC_CTRL, NIC_CTRL_TX_EN | NIC_CTRL_RX_EN);
+	memset(&r, 0, sizeof(r));
+	r.tx = tx;
+	r.ntx = n;
+	r.rx = rx;
+	r.nrx = n;
+	r.rx_buf_len = BUF_SIZE;
+	r.timeout = 40000000;
+	run_traffic(&r);
+	check_rx(&r, name);
+	v = nic_stat(env, NIC_ST_RX_DROP_MAC);
+	t_ok(v == mac, "%s: rx_drop_mac counts the %zu frames with tuser or longer than MAX_FRAME (%llu)",
+	     name, mac, (unsigned long long)v);
+	check_wire(&r, name);
+	check_tx_status(&r, name);
+	v = nic_stat(env, NIC_ST_TX_DESC_ERRORS);
+	t_ok(v == bad_tx, "%s: tx_desc_errors counts the %zu descriptors with a length outside 14..MAX_FRAME (%llu)",
+	     name, bad_tx, (unsigned long long)v);
+	check_idle(&r, name);
+	wr(NIC_CTRL, 0);
+	run_free(&r);
+	items_free(rx, n);
+	items_free(tx, n);
+	phase_end(name);
+}
+
+/* ---- 8. no RX buffer, buffer too small ---- */
+
+static int rx_done_n(struct nic_env *e, void *ctx)
+{
+	(void)e;
+	return nic_drv_rx_done_pending(&drv) >= *(unsigned int *)ctx;
+}
+
+static int env_quiet(struct nic_env *e, void *ctx)
+{
+	(void)ctx;
+	return nic_env_quiet(e);
+}
+
+static void phase_no_buffer(void)
+{
+	const char *name = "rx/no-buffer";
+	struct item it[8];
+	struct run r;
+	size_t i;
+	uint64_t v0, v1;
+	unsigned int one = 1;
+	int ok;
+
+	if (phase_begin(name, &cfg_std, 4, 4, 9018))
+		return;
+	memset(&r, 0, sizeof(r));
+	memset(it, 0, sizeof(it));
+	wr(NIC_CTRL, NIC_CTRL_RX_EN);
+	/* no descriptor at all: 5 frames dropped */
+	for (i = 0; i < 5; i++) {
+		gen_unmarked(&it[i], 1518);
+		nic_env_rx_inject(env, it[i].f, it[i].len, 0, 50);
+	}
+	nic_env_run_until(env, env_quiet, NULL, 100000);
+	nic_env_step(env, 2000);
+	v0 = nic_stat(env, NIC_ST_RX_DROP_NO_BUFFER);
+	t_ok(v0 == 5 && nic_stat(env, NIC_ST_RX_DELIVERED) == 0,
+	     "%s: 5 frames without an RX descriptor are dropped and counted (rx_drop_no_buffer %llu)",
+	     name, (unsigned long long)v0);
+
+	/* a buffer of 100 bytes: a 200-byte frame is dropped without using it,
+	 * an 80-byte frame after it lands in it */
+	{
+		struct fspec s;
+		uint8_t pay[300], f[400];
+		size_t l200, l80;
+
+		memset(&s, 0, sizeof(s));
+		s.ipv = 4;
+		s.proto = 17;
+		fill_random(pay, sizeof(pay));
+		l200 = frame_build(&s, pay, 200 - 42, f);
+		free(it[5].f);
+		it[5].f = dup(f, l200);
+		it[5].len = l200;
+		l80 = frame_build(&s, pay, 80 - 42, f);
+		free(it[6].f);
+		it[6].f = dup(f, l80);
+		it[6].len = l80;
+	}
+	nic_drv_rx_post(&drv, 100);
+	nic_drv_rx_kick(&drv);
+	nic_env_rx_inject(env, it[5].f, it[5].len, 0, 20);
+	nic_env_run_until(env, env_quiet, NULL, 100000);
+	nic_env_step(env, 2000);
+	v1 = nic_stat(env, NIC_ST_RX_DROP_NO_BUFFER);
+	ok = v1 == v0 + 1 && nic_drv_rx_done_pending(&drv) == 0;
+	nic_env_rx_inject(env, it[6].f, it[6].len, 0, 20);
+	ok = ok && !nic_env_run_until(env, rx_done_n, &one, 100000);
+	reap_rx(&r, 0);
+	ok = ok && r.ngot == 1 && r.got[0].len == 80 && r.got[0].buf_len == 100 &&
+	     !memcmp(r.got[0].data, it[6].f, 80);
+	t_ok(ok, "%s: a 200-byte frame for a 100-byte buffer is dropped (rx_drop_no_buffer +%llu), the descriptor unused; the next 80-byte frame lands in it (buf_len kept)",
+	     name, (unsigned long long)(v1 - v0));
+
+	/* a compressed frame that is small on the wire but restores to more
+	 * than the buffer */
+	{
+		struct item src;
+
+		do {
+			gen_marked(&src, 1518);
+			expect_tx(&src, 9018);
+			if (src.tx_res == INCW_TX_COMPRESSED && src.len > 400 &&
+			    src.wire_len < src.len - 100)
+				break;
+			item_free(&src);
+		} while (1);
+		nic_drv_rx_post(&drv, (uint16_t)(src.wire_len + 40));
+		nic_drv_rx_kick(&drv);
+		nic_env_rx_inject(env, src.wire, src.wire_len, 0, 20);
+		nic_env_run_until(env, env_quiet, NULL, 100000);
+		nic_env_step(env, 2000);
+		v0 = nic_stat(env, NIC_ST_RX_DROP_NO_BUFFER);
+		ok = v0 == v1 + 1 && nic_drv_rx_done_pending(&drv) == 0;
+		t_ok(ok, "%s: a compressed frame of %zu bytes that restores to %zu does not fit a %zu-byte buffer: dropped (rx_drop_no_buffer +%llu)",
+		     name, src.wire_len, src.len, src.wire_len + 40,
+		     (unsigned long long)(v0 - v1));
+		item_free(&src);
+	}
+	/* then buffers again: frames flow (the small buffer left over takes
+	 * the 80-byte frame once more) */
+	for (i = 0; i < 6; i++)
+		nic_drv_rx_post(&drv, BUF_SIZE);
+	nic_drv_rx_kick(&drv);
+	run_free(&r);
+	nic_env_rx_inject(env, it[6].f, it[6].len, 0, 50);
+	for (i = 0; i < 5; i++)
+		nic_env_rx_inject(env, it[i].f, it[i].len, 0, 50);
+	nic_env_run_until(env, env_quiet, NULL, 200000);
+	nic_env_step(env, 2000);
+	reap_rx(&r, 0);
+	ok = r.ngot == 6 && r.got[0].len == it[6].len &&
+	     !memcmp(r.got[0].data, it[6].f, it[6].len);
+	for (i = 0; ok && i < 5; i++)
+		ok = r.got[i + 1].len == it[i].len &&
+		     !memcmp(r.got[i + 1].data, it[i].f, it[i].len);
+	t_ok(ok, "%s: with buffers posted again the same frames are delivered (%zu of 6)",
+	     name, r.ngot);
+	wr(NIC_CTRL, 0);
+	run_free(&r);
+	for (i = 0; i < 8; i++)
+		item_free(&it[i]);
+	phase_end(name);
+}
+
+/* ---- 9. heavy backpressure, full duplex, small rings ---- */
+
+static void mixed_items(struct item *tx, struct item *rx, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		uint32_t c = rng_below(&R, 4);
+
+		if (c == 0)
+			gen_unmarked(&tx[i], 9018);
+		else if (c == 1)
+			gen_ineligible(&tx[i], 9018);
+		else
+			gen_marked(&tx[i], 9018);
+		expect_tx(&tx[i], 9018);
+		c = rng_below(&R, 3);
+		if (c == 0) {
+			gen_unmarked(&rx[i], 9018);
+		} else {
+			struct item src;
+
+			gen_marked(&src, 9018);
+			expect_tx(&src, 9018);
+			rx[i].f = dup(src.wire, src.wire_len);
+			rx[i].len = src.wire_len;
+			memcpy(rx[i].desc, src.desc, sizeof(rx[i].desc));
+			item_free(&src);
+		}
+		expect_rx(&rx[i], rx[i].f, rx[i].len, 9018, BUF_SIZE);
+	}
+}
+
+static void phase_backpressure(void)
+{
+	const char *name = "backpressure";
+	size_t n = scaled(2000);
+	struct item *tx = calloc(n, sizeof(*tx)), *rx = calloc(n, sizeof(*rx));
+	struct nic_env_cfg c = cfg_std;
+	struct run r;
+
+	c.rd_req_stall = 0.5;
+	c.rd_lat_max = 80;
+	c.rd_gap = 0.4;
+	c.rd_max_outstanding = 2;
+	c.wr_req_stall = 0.5;
+	c.wr_data_stall = 0.45;
+	c.wr_done_max = 60;
+	c.tx_stall = 0.6;
+	c.rx_gap = 0.4;
+	c.rx_ifg_max = 40;
+	c.irq_stall = 0.7;
+	c.csr_skew_max = 5;
+	c.csr_stall = 0.5;
+	if (phase_begin(name, &c, 4, 4, 9018))
+		return;
+	mixed_items(tx, rx, n);
+	/* interrupts on too, re-enabled as a driver would */
+	wr(NIC_IRQ_ENABLE, 3);
+	wr(NIC_CTRL, NIC_CTRL_TX_EN | NIC_CTRL_RX_EN);
+	memset(&r, 0, sizeof(r));
+	r.tx = tx;
+	r.ntx = n;
+	r.rx = rx;
+	r.nrx = n;
+	r.rx_buf_len = BUF_SIZE;
+	r.irq_rearm = 1;
+	r.timeout = 80000000;
+	run_traffic(&r);
+	check_wire(&r, name);
+	check_tx_status(&r, name);
+	check_rx(&r, name);
+	t_diag("%s: %zu IRQ messages, %llu clocks with m_axis_tx stalled", name,
+	       nic_env_irq_count(env),
+	       (unsigned long long)nic_env_counts(env)->tx_stall_clocks);
+	check_idle(&r, name);
+	wr(NIC_CTRL, 0);
+	run_free(&r);
+	items_free(tx, n);
+	items_free(rx, n);
+	phase_end(name);
+}
+
+/* ---- 10. RX at line rate, unpaced: nothing lost without being counted ---- */
+
+static void phase_rx_stress(void)
+{
+	const char *name = "rx/line-rate";
+	size_t n = scaled(2000), i, j, bad = 0, want_drops;
+	struct item *rx = calloc(n, sizeof(*rx));
+	struct nic_env_cfg c = cfg_std;
+	struct run r;
+	uint64_t drops, deliv, frames;
+
+	c.rx_gap = 0;
+	c.rx_ifg_max = 0;
+	if (phase_begin(name, &c, 6, 8, 9018))
+		return;
+	for (i = 0; i < n; i++) {
+		if (rng_below(&R, 2))
+			gen_unmarked(&rx[i], rng_below(&R, 3) ? 256 : 9018);
+		else {
+			struct item src;
+
+			gen_marked(&src, 1518);
+			expect_tx(&src, 9018);
+			rx[i].f = dup(src.wire, src.wire_len);
+			rx[i].len = src.wire_len;
+			memcpy(rx[i].desc, src.desc, sizeof(rx[i].desc));
+			item_free(&src);
+		}
+		expect_rx(&rx[i], rx[i].f, rx[i].len, 9018, BUF_SIZE);
+	}
+	wr(NIC_CTRL, NIC_CTRL_RX_EN);
+	memset(&r, 0, sizeof(r));
+	r.rx = rx;
+	r.nrx = n;
+	r.rx_buf_len = BUF_SIZE;
+	r.allow_drops = 1;
+	r.rx_burst = 1;
+	r.timeout = 40000000;
+	run_traffic(&r);
+	nic_env_run_until(env, env_quiet, NULL, 200000);
+	nic_env_step(env, 3000);
+	reap_rx(&r, 1);
+	/* every delivery is the next expected frame or a later one, in order */
+	for (i = 0, j = 0; i < r.ngot; i++) {
+		while (j < n && !(rx[j].deliver && r.got[i].len == rx[j].deliv_len &&
+				  !memcmp(r.got[i].data, rx[j].deliv, rx[j].deliv_len)))
+			j++;
+		if (j == n) {
+			if (bad++ < DIAG_MAX)
+				t_diag("%s: delivery %zu (%zu bytes) matches no later frame",
+				       name, i, r.got[i].len);
+			j = 0;
+			continue;
+		}
+		j++;
+	}
+	drops = nic_stat(env, NIC_ST_RX_DROP_NO_BUFFER);
+	deliv = nic_stat(env, NIC_ST_RX_DELIVERED);
+	frames = nic_stat(env, NIC_ST_RX_FRAMES);
+	want_drops = 0;
+	for (i = 0; i < n; i++)
+		want_drops += !rx[i].deliver;
+	t_diag("%s: %zu frames at line rate, %zu delivered, %llu dropped for lack of room, %llu clocks",
+	       name, n, r.ngot, (unsigned long long)drops, (unsigned long long)r.clocks);
+	t_ok(!bad && frames == n && deliv == r.ngot &&
+	     r.ngot + drops + nic_stat(env, NIC_ST_RX_DROP_MALFORMED) == n,
+	     "%s: every frame is delivered intact and in order or counted in rx_drop_no_buffer (rx_frames %llu, delivered %llu/%zu, %zu out of order or damaged)",
+	     name, (unsigned long long)frames, (unsigned long long)deliv, r.ngot, bad);
+	(void)want_drops;
+	wr(NIC_CTRL, 0);
+	run_free(&r);
+	items_free(rx, n);
+	phase_end(name);
+}
+
+/* ---- 11. no backpressure: rates ---- */
+
+static void phase_nobp(void)
+{
+	const char *name = "no-backpressure";
+	size_t n = scaled(600), i, bytes_tx = 0, bytes_rx = 0;
+	struct item *tx = calloc(n, sizeof(*tx)), *rx = calloc(n, sizeof(*rx));
+	struct nic_env_cfg c = cfg_std;
+	struct run r;
+
+	nic_env_cfg_nobp(&c);
+	if (phase_begin(name, &c, 8, 8, 9018))
+		return;
+	mixed_items(tx, rx, n);
+	for (i = 0; i < n; i++) {
+		bytes_tx += tx[i].len;
+		bytes_rx += rx[i].deliv_len;
+	}
+	wr(NIC_CTRL, NIC_CTRL_TX_EN | NIC_CTRL_RX_EN);
+	memset(&r, 0, sizeof(r));
+	r.tx = tx;
+	r.ntx = n;
+	r.rx = rx;
+	r.nrx = n;
+	r.rx_buf_len = BUF_SIZE;
+	r.timeout = 40000000;
+	run_traffic(&r);
+	check_wire(&r, name);
+	check_tx_status(&r, name);
+	check_rx(&r, name);
+	t_diag("%s: %zu + %zu frames, %zu host bytes sent and %zu delivered in %llu clocks (%.1f and %.1f bytes/clock)",
+	       name, n, n, bytes_tx, bytes_rx, (unsigned long long)r.clocks,
+	       (double)bytes_tx / (double)r.clocks, (double)bytes_rx / (double)r.clocks);
+	wr(NIC_CTRL, 0);
+	run_free(&r);
+	items_free(tx, n);
+	items_free(rx, n);
+	phase_end(name);
+}
+
+/* ---- 12. interrupts ---- */
+
+struct irq_probe {
+	size_t n;
+	int vector[256];
+	uint64_t clock[256];
+	unsigned int done[256];	/* DONE descriptors of its ring, not reaped */
+};
+
+static struct irq_probe probe;
+
+static void irq_hook(void *ctx, int vector, uint64_t clock)
+{
+	struct irq_probe *p = ctx;
+
+	if (p->n < 256) {
+		p->vector[p->n] = vector;
+		p->clock[p->n] = clock;
+		p->done[p->n] = vector == NIC_IRQ_TX ? nic_drv_tx_done_pending(&drv) :
+						       nic_drv_rx_done_pending(&drv);
+	}
+	p->n++;
+}
+
+static int irq_seen(struct nic_env *e, void *ctx)
+{
+	(void)e;
+	return probe.n >= *(size_t *)ctx;
+}
+
+static int tx_done_n(struct nic_env *e, void *ctx)
+{
+	(void)e;
+	return nic_drv_tx_done_pending(&drv) >= *(unsigned int *)ctx;
+}
+
+static void send_one(struct item *it)
+{
+	gen_unmarked(it, 1518);
+	nic_drv_tx_post(&drv, it->f, it->len, NULL);
+	nic_drv_tx_kick(&drv);
+}
+
+static void reap_all(void)
+{
+	struct nic_tx_done td;
+	struct nic_rx_done rdn;
+	int posted = 0;
+
+	while (nic_drv_tx_reap(&drv, &td))
+		;
+	while (nic_drv_rx_reap(&drv, &rdn)) {
+		nic_drv_rx_post(&drv, BUF_SIZE);
+		posted = 1;
+	}
+	if (posted)
+		nic_drv_rx_kick(&drv);
+}
+
+static void inject_one(struct item *it, unsigned int idle)
+{
+	gen_unmarked(it, 1518);
+	nic_env_rx_inject(env, it->f, it->len, 0, idle);
+}
+
+static void phase_irq(void)
+{
+	const char *name = "interrupts";
+	struct item it;
+	size_t want, i, rounds = quick ? 10 : 40, ok_n;
+	int ok;
+	unsigned int one = 1;
+	struct nic_env_cfg c = cfg_std;
+
+	c.wr_done_max = 60;	/* a late done must hold the message back */
+	if (phase_begin(name, &c, 5, 5, 9018))
+		return;
+	memset(&probe, 0, sizeof(probe));
+	memset(&it, 0, sizeof(it));
+	nic_env_on_irq(env, irq_hook, &probe);
+	while (nic_drv_rx_space(&drv))
+		nic_drv_rx_post(&drv, BUF_SIZE);
+	nic_drv_rx_kick(&drv);
+	wr(NIC_CTRL, NIC_CTRL_TX_EN | NIC_CTRL_RX_EN);
+
+	/* masked: no message, no IRQ_STATUS; enabled: the message comes */
+	send_one(&it);
+	item_free(&it);
+	nic_env_run_until(env, tx_done_n, &one, 100000);
+	nic_env_step(env, 2000);
+	ok = probe.n == 0 && (rd(NIC_IRQ_STATUS) & 3) == 0;
+	t_ok(ok, "%s: IRQ_ENABLE 0: a TX completion sends no message, IRQ_STATUS stays 0 (%zu messages)",
+	     name, probe.n);
+	want = 1;
+	wr(NIC_IRQ_ENABLE, 1);
+	ok = !nic_env_run_until(env, irq_seen, &want, 100000) &&
+	     probe.vector[0] == NIC_IRQ_TX && probe.done[0] == 1;
+	nic_env_step(env, 300);
+	ok = ok && (rd(NIC_IRQ_STATUS) & 3) == 1 && probe.n == 1;
+	wr(NIC_IRQ_STATUS, 1);
+	t_ok(ok, "%s: enabling TX then sends one message for the completion that came while masked (%zu)",
+	     name, probe.n);
+	reap_all();
+
+	/* one message per completion, after the descriptor is DONE */
+	ok_n = 0;
+	for (i = 0; i < rounds; i++) {
+		int vec = (int)(i & 1);
+		uint32_t en, st;
+
+		wr(NIC_IRQ_ENABLE, 1u << vec);
+		want = probe.n + 1;
+		if (vec == NIC_IRQ_TX)
+			send_one(&it);
+		else
+			inject_one(&it, 0);
+		item_free(&it);
+		ok = !nic_env_run_until(env, irq_seen, &want, 100000);
+		nic_env_step(env, 300);
+		en = rd(NIC_IRQ_ENABLE);
+		st = rd(NIC_IRQ_STATUS);
+		ok = ok && probe.n == want && probe.vector[want - 1] == vec &&
+		     probe.done[want - 1] >= 1 && !(en & (1u << vec)) &&
+		     (st & (1u << vec));
+		wr(NIC_IRQ_STATUS, 1u << vec);
+		ok = ok && !(rd(NIC_IRQ_STATUS) & (1u << vec));
+		if (!ok && i - ok_n < DIAG_MAX)
+			t_diag("%s: round %zu vector %d: %zu messages (want %zu), last vector %d with %u DONE descriptors; IRQ_ENABLE 0x%x, IRQ_STATUS 0x%x",
+			       name, i, vec, probe.n, want,
+			       probe.n ? probe.vector[(probe.n - 1) % 256] : -1,
+			       probe.n ? probe.done[(probe.n - 1) % 256] : 0, en, st);
+		ok_n += ok;
+		reap_all();
+	}
+	t_ok(ok_n == rounds,
+	     "%s: coalescing 0: one message per completion on the right vector, the descriptor already DONE in host memory at the handshake, auto-mask clears IRQ_ENABLE, IRQ_STATUS set and cleared by W1C (%zu of %zu rounds)",
+	     name, ok_n, rounds);
+
+	/* masked events are signalled once enabled again */
+	wr(NIC_IRQ_ENABLE, 1);
+	want = probe.n + 1;
+	send_one(&it);
+	item_free(&it);
+	nic_env_run_until(env, irq_seen, &want, 100000);
+	for (i = 0; i < 3; i++) {
+		send_one(&it);
+		item_free(&it);
+	}
+	{
+		unsigned int four = 4;
+
+		nic_env_run_until(env, tx_done_n, &four, 100000);
+	}
+	nic_env_step(env, 2000);
+	ok = probe.n == want;
+	want = probe.n + 1;
+	wr(NIC_IRQ_ENABLE, 1);
+	ok = !nic_env_run_until(env, irq_seen, &want, 100000) && ok &&
+	     probe.vector[(want - 1) % 256] == 0;
+	nic_env_step(env, 2000);
+	t_ok(ok && probe.n == want,
+	     "%s: auto-mask: no second message while masked; re-enabling sends one for the events that came meanwhile (%zu messages)",
+	     name, probe.n);
+	reap_all();
+
+	/* coalescing by frames: RX 8 frames per message */
+	wr(NIC_IRQ_STATUS, 3);
+	wr(NIC_IRQ_COAL_RX, 8);
+	ok_n = 0;
+	for (i = 0; i < (quick ? 2u : 4u); i++) {
+		size_t f;
+		size_t before = probe.n;
+		unsigned int seven = 7;
+
+		wr(NIC_IRQ_ENABLE, 2);
+		for (f = 0; f < 7; f++) {
+			inject_one(&it, 100);
+			item_free(&it);
+		}
+		nic_env_run_until(env, rx_done_n, &seven, 200000);
+		nic_env_step(env, 3000);
+		ok = probe.n == before;
+		want = before + 1;
+		inject_one(&it, 0);
+		item_free(&it);
+		ok = !nic_env_run_until(env, irq_seen, &want, 100000) && ok &&
+		     probe.vector[before % 256] == 1 && probe.done[before % 256] >= 8;
+		nic_env_step(env, 2000);
+		ok = ok && probe.n == want;
+		if (!ok)
+			t_diag("%s: frames=8 round %zu: %zu messages after 7 frames, then %zu; DONE at the message %u",
+			       name, i, before, probe.n, probe.n > before ? probe.done[before % 256] : 0);
+		ok_n += ok;
+		reap_all();
+	}
+	t_ok(ok_n == (quick ? 2u : 4u),
+	     "%s: IRQ_COAL_RX frames=8: no message for 7 frames, one when the 8th completes with all 8 DONE (%zu rounds right)",
+	     name, ok_n);
+
+	/* coalescing by time: 1 frame, message usecs later */
+	{
+		uint32_t us[2] = { 2, 8 };
+		int64_t delay[2] = { -1, -1 };
+		int k;
+
+		for (k = 0; k < 2; k++) {
+			uint64_t t_done;
+
+			wr(NIC_IRQ_COAL_RX, us[k] << 16);
+			wr(NIC_IRQ_ENABLE, 2);
+			want = probe.n + 1;
+			inject_one(&it, 0);
+			item_free(&it);
+			if (nic_env_run_until(env, rx_done_n, &one, 100000))
+				continue;
+			t_done = nic_env_clock(env);
+			if (nic_env_run_until(env, irq_seen, &want, 100000))
+				continue;
+			delay[k] = (int64_t)(probe.clock[(want - 1) % 256] - t_done);
+			reap_all();
+		}
+		ok = delay[0] >= 0 && delay[1] >= 0;
+		for (k = 0; ok && k < 2; k++) {
+			int64_t nom = (int64_t)us[k] * NIC_CLK_MHZ;
+
+			/* a timer that counts a free-running microsecond tick
+			 * may fire up to one tick early */
+			ok = delay[k] >= nom - NIC_CLK_MHZ - 20 &&
+			     delay[k] <= nom + nom / 10 + 80;
+		}
+		t_ok(ok,
+		     "%s: IRQ_COAL_RX usecs 2 and 8: the message comes 2 and 8 us (less at most one 1-us tick) after the frame completes, CLK_MHZ %d (%lld and %lld clocks, nominal %d and %d)",
+		     name, NIC_CLK_MHZ, (long long)delay[0], (long long)delay[1],
+		     2 * NIC_CLK_MHZ, 8 * NIC_CLK_MHZ);
+	}
+
+	/* TX coalescing by frames: 4 */
+	{
+		size_t before;
+		unsigned int three = 3;
+
+		wr(NIC_IRQ_COAL_RX, 0);
+		wr(NIC_IRQ_COAL_TX, 4);
+		wr(NIC_IRQ_ENABLE, 1);
+		before = probe.n;
+		for (i = 0; i < 3; i++) {
+			send_one(&it);
+			item_free(&it);
+		}
+		nic_env_run_until(env, tx_done_n, &three, 100000);
+		nic_env_step(env, 3000);
+		ok = probe.n == before;
+		want = before + 1;
+		send_one(&it);
+		item_free(&it);
+		ok = !nic_env_run_until(env, irq_seen, &want, 100000) && ok &&
+		     probe.vector[before % 256] == 0 && probe.done[before % 256] >= 4;
+		t_ok(ok, "%s: IRQ_COAL_TX frames=4: one TX message when the 4th frame completes, all 4 DONE (%zu messages)",
+		     name, probe.n - before);
+		reap_all();
+	}
+	nic_env_on_irq(env, NULL, NULL);
+	wr(NIC_CTRL, 0);
+	phase_end(name);
+}
+
+/* ---- 13. statistics ---- */
+
+static void phase_stats(void)
+{
+	const char *name = "statistics";
+	size_t n = scaled(1500), i;
+	struct item *tx = calloc(n, sizeof(*tx)), *rx = calloc(n, sizeof(*rx));
+	uint64_t want[NIC_ST_N], got;
+	struct run r;
+	int s, bad = 0;
+	unsigned int raw, body;
+
+	if (phase_begin(name, &cfg_std, 6, 6, 9018))
+		return;
+	memset(want, 0, sizeof(want));
+	mixed_items(tx, rx, n);
+	for (i = 0; i < n; i++) {
+		/* some bad descriptors and bad frames as well */
+		if (rng_below(&R, 20) == 0) {
+			tx[i].len_field = (uint16_t)(9019 + rng_below(&R, 100));
+			expect_tx(&tx[i], 9018);
+		}
+		if (rng_below(&R, 10) == 0) {
+			item_free(&rx[i]);
+			gen_malformed(&rx[i]);
+		} else if (rng_below(&R, 15) == 0) {
+			rx[i].tuser = 1;
+		}
+		expect_rx(&rx[i], rx[i].f, rx[i].len, 9018, BUF_SIZE);
+	}
+	/* frames longer than MAX_FRAME */
+	for (i = 0; i < n; i += 37) {
+		uint8_t f[9100];
+
+		item_free(&rx[i]);
+		rx[i].len = 9019 + rng_below(&R, 60);
+		fill_random(f, rx[i].len);
+		rx[i].f = dup(f, rx[i].len);
+		snprintf(rx[i].desc, sizeof(rx[i].desc), "oversize %zu", rx[i].len);
+		expect_rx(&rx[i], rx[i].f, rx[i].len, 9018, BUF_SIZE);
+	}
+	for (i = 0; i < n; i++) {
+		const struct item *t = &tx[i], *x = &rx[i];
+
+		if (t->bad_len) {
+			want[NIC_ST_TX_DESC_ERRORS]++;
+		} else {
+			want[NIC_ST_TX_FRAMES]++;
+			want[NIC_ST_TX_BYTES] += t->wire_len;
+			if (t->tx_res == INCW_TX_COMPRESSED) {
+				chunk_of(t->wire, t->wire_len, &raw, &body);
+				want[NIC_ST_TX_COMP_FRAMES]++;
+				want[NIC_ST_TX_COMP_IN_BYTES] += raw;
+				want[NIC_ST_TX_COMP_OUT_BYTES] += body;
+				want[NIC_ST_TX_BYTES_SAVED] += t->len - t->wire_len;
+			} else if (t->o.compress) {
+				want[NIC_ST_TX_COMP_SKIPPED]++;
+			}
+		}
+		want[NIC_ST_RX_FRAMES]++;
+		want[NIC_ST_RX_BYTES] += x->len;
+		if (x->rx_res == -1) {
+			want[NIC_ST_RX_DROP_MAC]++;
+		} else if (x->rx_res >= INCW_RX_DROP_HEADER) {
+			want[NIC_ST_RX_DROP_MALFORMED]++;
+		} else {
+			if (x->rx_res == INCW_RX_RESTORED) {
+				chunk_of(x->f, x->len, &raw, &body);
+				want[NIC_ST_RX_DECOMP_FRAMES]++;
+				want[NIC_ST_RX_DECOMP_IN_BYTES] += body;
+				want[NIC_ST_RX_DECOMP_OUT_BYTES] += raw;
+			}
+			want[NIC_ST_RX_DELIVERED]++;
+			want[NIC_ST_RX_DELIVERED_BYTES] += x->deliv_len;
+		}
+	}
+	wr(NIC_CTRL, NIC_CTRL_TX_EN | NIC_CTRL_RX_EN);
+	memset(&r, 0, sizeof(r));
+	r.tx = tx;
+	r.ntx = n;
+	r.rx = rx;
+	r.nrx = n;
+	r.rx_buf_len = BUF_SIZE;
+	r.timeout = 40000000;
+	run_traffic(&r);
+	bad += !check_wire(&r, name);
+	bad += !check_tx_status(&r, name);
+	bad += !check_rx(&r, name);
+	for (s = 0; s < NIC_ST_N; s++) {
+		got = nic_stat(env, s);
+		t_ok(got == want[s], "%s: %s = %llu (%llu)%s", name, nic_stat_name(s),
+		     (unsigned long long)want[s], (unsigned long long)got,
+		     s == NIC_ST_RX_FRAMES || s == NIC_ST_RX_BYTES ?
+		     " [all frames from the MAC, errors and oversize included]" : "");
+	}
+	if (bad)
+		t_diag("%s: the traffic itself went wrong, so the counters may be off for that reason", name);
+	wr(NIC_CTRL, 0);
+	run_free(&r);
+	items_free(tx, n);
+	items_free(rx, n);
+	phase_end(name);
+}
+
+/* ---- 14. rings above 4 GiB ---- */
+
+static void phase_high_memory(void)
+{
+	const char *name = "dma/64-bit";
+	size_t n = scaled(300);
+	struct item *tx = calloc(n, sizeof(*tx)), *rx = calloc(n, sizeof(*rx));
+	struct nic_env_cfg c = cfg_std;
+	struct nic_env *save = env;
+	struct run r;
+
+	c.mem_base = 0x2fffd0000ull;	/* RX buffers straddle 12 GiB */
+	nic_drv_fini(&drv);
+	env = nic_env_new(&c);
+	if (!env) {
+		env = save;
+		t_ok(0, "%s: a second environment", name);
+		return;
+	}
+	if (phase_begin(name, &c, 4, 4, 9018))
+		goto out;
+	mixed_items(tx, rx, n);
+	wr(NIC_CTRL, NIC_CTRL_TX_EN | NIC_CTRL_RX_EN);
+	memset(&r, 0, sizeof(r));
+	r.tx = tx;
+	r.ntx = n;
+	r.rx = rx;
+	r.nrx = n;
+	r.rx_buf_len = BUF_SIZE;
+	r.timeout = 40000000;
+	t_diag("%s: TX ring at 0x%llx, RX buffers 0x%llx..", name,
+	       (unsigned long long)drv.tx_ring, (unsigned long long)drv.rx_bufs);
+	run_traffic(&r);
+	check_wire(&r, name);
+	check_tx_status(&r, name);
+	check_rx(&r, name);
+	run_free(&r);
+	phase_end(name);
+out:
+	nic_drv_fini(&drv);
+	nic_env_free(env);
+	env = save;
+	items_free(tx, n);
+	items_free(rx, n);
+}
+
+/* ---- 15. free-running indices wrap past 65535 ---- */
+
+static void phase_wrap(void)
+{
+	const char *name = "rings/index-wrap";
+	size_t n = quick ? 5000 : 66000, i, bad = 0, got = 0;
+	struct nic_env_cfg c = cfg_std;
+	uint8_t f[64];
+	size_t posted = 0, txdone = 0;
+	struct nic_tx_done td;
+	struct nic_rx_done rdn;
+	uint64_t t0;
+
+	nic_env_cfg_nobp(&c);
+	if (phase_begin(name, &c, 8, 8, 9018))
+		return;
+	/* program the queues again, now with the largest rings (2^12) */
+	nic_drv_fini(&drv);
+	nic_env_free_all(env);
+	if (nic_drv_init(&drv, env, 12, 12, 128)) {
+		t_ok(0, "%s: driver set-up with 4096-entry rings", name);
+		return;
+	}
+	memset(f, 0, sizeof(f));
+	memset(f, 0xff, 6);
+	f[12] = 0x88;
+	f[13] = 0xb5;
+	while (nic_drv_rx_space(&drv))
+		nic_drv_rx_post(&drv, 128);
+	nic_drv_rx_kick(&drv);
+	wr(NIC_CTRL, NIC_CTRL_TX_EN | NIC_CTRL_RX_EN | NIC_CTRL_LOOPBACK);
+	t0 = nic_env_clock(env);
+	while ((txdone < n || got < n) && nic_env_clock(env) - t0 < 60 * n + 100000) {
+		int kick = 0, posted_rx = 0;
+
+		while (posted < n && nic_drv_tx_space(&drv) && posted - got < 3000) {
+			f[14] = (uint8_t)posted;
+			f[15] = (uint8_t)(posted >> 8);
+			f[16] = (uint8_t)(posted >> 16);
+			nic_drv_tx_post(&drv, f, 60, NULL);
+			posted++;
+			kick = 1;
+		}
+		if (kick)
+			nic_drv_tx_kick(&drv);
+		nic_env_step(env, 64);
+		while (nic_drv_tx_reap(&drv, &td)) {
+			if (td.status != (NIC_DESC_DONE | 1u << 16 | 60) && bad++ < DIAG_MAX)
+				t_diag("%s: TX %zu status 0x%08x", name, txdone, td.status);
+			txdone++;
+		}
+		while (nic_drv_rx_reap(&drv, &rdn)) {
+			size_t idx = rdn.data[14] | (size_t)rdn.data[15] << 8 |
+				     (size_t)rdn.data[16] << 16;
+
+			if ((rdn.len != 60 || idx != got) && bad++ < DIAG_MAX)
+				t_diag("%s: RX %zu: %u bytes, frame %zu", name, got, rdn.len, idx);
+			got++;
+			nic_drv_rx_post(&drv, 128);
+			posted_rx = 1;
+		}
+		if (posted_rx)
+			nic_drv_rx_kick(&drv);
+	}
+	t_diag("%s: %zu frames each way in %llu clocks", name, n,
+	       (unsigned long long)(nic_env_clock(env) - t0));
+	i = nic_drv_tx_cons(&drv);
+	t_ok(!bad && txdone == n && got == n && i == (n & 0xffff),
+	     "%s: %zu frames through 4096-entry rings in loopback: the 16-bit PROD/CONS wrap, every frame once and in order (TX %zu, RX %zu, CONS %zu)",
+	     name, n, txdone, got, i);
+	wr(NIC_CTRL, 0);
+	phase_end(name);
+}
+
+/* ---- NIC_REPLAY=dir: every *.bin file there, injected on RX ---- */
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void phase_replay(void)
+{
+	const char *name = "rx/replay", *dir = getenv("NIC_REPLAY");
+	struct item *rx = NULL;
+	char **names = NULL;
+	size_t n = 0, i;
+	struct dirent *de;
+	struct run r;
+	DIR *d;
+
+	if (!dir || !*dir || !(d = opendir(dir)))
+		return;
+	while ((de = readdir(d))) {
+		size_t l = strlen(de->d_name);
+
+		if (l > 4 && !strcmp(de->d_name + l - 4, ".bin")) {
+			names = realloc(names, (n + 1) * sizeof(*names));
+			names[n++] = strdup(de->d_name);
+		}
+	}
+	closedir(d);
+	qsort(names, n, sizeof(*names), cmp_name);
+	if (phase_begin(name, &cfg_std, 6, 6, 9018))
+		return;
+	rx = calloc(n + 1, sizeof(*rx));
+	for (i = 0; i < n; i++) {
+		char path[1024];
+		size_t len = 0;
+		uint8_t *f;
+
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		f = t_read_file(path, &len);
+		if (!f || len > MAXF || len < 14) {
+			free(f);
+			f = dup((const uint8_t *)"\xff\xff\xff\xff\xff\xff\0\0\0\0\0\1\x88\xb5", 14);
+			len = 14;
+		}
+		rx[i].f = f;
+		rx[i].len = len;
+		snprintf(rx[i].desc, sizeof(rx[i].desc), "%.100s", names[i]);
+		expect_rx(&rx[i], f, len, 9018, BUF_SIZE);
+		t_diag("%s: %s, %zu bytes: %s", name, names[i], len,
+		       incw_rx_result_name(rx[i].rx_res));
+		free(names[i]);
+	}
+	free(names);
+	wr(NIC_CTRL, NIC_CTRL_RX_EN);
+	memset(&r, 0, sizeof(r));
+	r.rx = rx;
+	r.nrx = n;
+	r.rx_buf_len = BUF_SIZE;
+	r.timeout = 4000000;
+	run_traffic(&r);
+	check_rx(&r, name);
+	check_idle(&r, name);
+	wr(NIC_CTRL, 0);
+	run_free(&r);
+	items_free(rx, n);
+	phase_end(name);
+}
+
+/* ---------------------------------------------------------------- */
+
+static void load_gradients(void)
+{
+	char **paths;
+	size_t n = t_gradient_files(&paths), i;
+
+	for (i = 0; i < n; i++) {
+		size_t len;
+		uint8_t *g = t_read_file(paths[i], &len);
+
+		if (g) {
+			grad = realloc(grad, grad_len + len);
+			memcpy(grad + grad_len, g, len);
+			grad_len += len;
+			free(g);
+		}
+		free(paths[i]);
+	}
+	free(paths);
+	if (!grad_len)
+		t_diag("no gradient files in %s: gaussians only", t_gradient_dir());
+	else
+		t_diag("%zu gradient files, %zu values", n, grad_len / 4);
+}
+
+int main(void)
+{
+	const char *s = getenv("NIC_SEED");
+	static const struct {
+		const char *name;
+		void (*fn)(void);
+	} phases[] = {
+		{ "id", phase_id },
+		{ "control", phase_control },
+		{ "unmarked/loopback", phase_unmarked_loopback },
+		{ "unmarked/mac", phase_unmarked },
+		{ "marked/mac", phase_marked },
+		{ "marked/loopback", phase_marked_loopback },
+		{ "marked/ineligible", phase_ineligible },
+		{ "rx/malformed", phase_malformed },
+		{ "rx/mac-errors", phase_mac_errors },
+		{ "rx/no-buffer", phase_no_buffer },
+		{ "backpressure", phase_backpressure },
+		{ "rx/line-rate", phase_rx_stress },
+		{ "no-backpressure", phase_nobp },
+		{ "interrupts", phase_irq },
+		{ "statistics", phase_stats },
+		{ "dma/64-bit", phase_high_memory },
+		{ "rings/index-wrap", phase_wrap },
+		{ "rx/replay", phase_replay },
+	};
+	size_t i;
+
+	if (s && *s)
+		seed = strtoull(s, NULL, 0);
+	quick = getenv("NIC_QUICK") && *getenv("NIC_QUICK") == '1';
+	only = getenv("NIC_PHASE");
+	if (only && !*only)
+		only = NULL;
+	R.s = seed * 0x9e3779b97f4a7c15ull + 7;
+	t_diag("seed %llu%s (NIC_SEED, NIC_PHASE, NIC_QUICK)", (unsigned long long)seed,
+	       quick ? ", quick" : "");
+	load_gradients();
+	nic_env_cfg_default(&cfg_std, seed);
+	cfg_std.log = env_log;
+	cfg_std.trace = getenv("NIC_TRACE") && *getenv("NIC_TRACE") == '1';
+	env = nic_env_new(&cfg_std);
+	if (!env) {
+		t_ok(0, "environment");
+		return t_done();
+	}
+	memset(&drv, 0, sizeof(drv));
+	for (i = 0; only && i < sizeof(phases) / sizeof(phases[0]); i++)
+		only_exact |= !strcmp(phases[i].name, only);
+	for (i = 0; i < sizeof(phases) / sizeof(phases[0]); i++) {
+		struct timespec a, b;
+		uint64_t c0 = nic_env_clock(env);
+
+		if (!want_phase(phases[i].name) ||
+		    (phases[i].fn == phase_replay && !getenv("NIC_REPLAY")))
+			continue;
+		clock_gettime(CLOCK_MONOTONIC, &a);
+		phases[i].fn();
+		clock_gettime(CLOCK_MONOTONIC, &b);
+		t_diag("%s: %llu clocks, %.1f s", phases[i].name,
+		       (unsigned long long)(nic_env_clock(env) - c0),
+		       (double)(b.tv_sec - a.tv_sec) + 1e-9 * (double)(b.tv_nsec - a.tv_nsec));
+	}
+	t_diag("%llu clocks simulated", (unsigned long long)nic_env_clock(env));
+	nic_drv_fini(&drv);
+	nic_env_free(env);
+	free(grad);
+	return t_done();
+}
