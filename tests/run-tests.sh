@@ -101,8 +101,10 @@ for top in inc_compressor inc_decompressor; do
 			rtl/scripts/synth.sh "$top" "$lanes" check
 	done
 done
-# NIC system test (Verilator model of inc_nic)
+# NIC: system test (Verilator model of inc_nic) and yosys synthesis of the top
 suite nic/system          "$BUILD/tests/test_nic"
+suite nic/synth-inc_nic   env SYNTH_BUILD="$BUILD/rtl-synth" SYNTH_TIMEOUT=1800 \
+	rtl/scripts/synth.sh inc_nic - check
 
 [ ${#failed_suites[@]} -eq 0 ] || echo "failed suites: ${failed_suites[*]}"
 [ "$skipped" -eq 0 ] || echo "$skipped skipped"
