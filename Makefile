@@ -165,7 +165,17 @@ $(BUILD)/tests/test_nic: $(O)/tests/nic/test_nic.o $(O)/sim/nic/nic_env.o \
 	@echo "  LD      $@"
 	$(Q)g++ $(LDFLAGS_ALL) -o $@ $^ -lm
 
-rtl-models: $(BUILD)/tests/test_engines $(BUILD)/bin/inc-rtl-codec \
+# ---- incsim: the NIC's RTL as a PCI device of a QEMU guest (docs/sim.md) ----
+INCSIM_OBJS := $(addprefix $(O)/sim/incsim/, incsim.o ivshmem.o link.o)
+$(INCSIM_OBJS): XFLAGS := -Isim/nic -Iinclude/uapi
+
+$(BUILD)/bin/incsim: $(INCSIM_OBJS) $(O)/sim/nic/nic_env.o $(O)/sim/nic/vl_nic.o \
+	$(VL_NIC) $(VL_RT)
+	@mkdir -p $(dir $@)
+	@echo "  LD      $@"
+	$(Q)g++ $(LDFLAGS_ALL) -o $@ $^ -lm
+
+rtl-models: $(BUILD)/bin/incsim $(BUILD)/tests/test_engines $(BUILD)/bin/inc-rtl-codec \
 	$(BUILD)/bin/bench-rtl $(BUILD)/tests/test_nic
 
 synth-report: deps
@@ -195,7 +205,7 @@ fuzz:
 
 # ---- the two README commands ---------------------------------------------
 deps:
-	$(Q)scripts/install-deps.sh codec rtl
+	$(Q)scripts/install-deps.sh codec rtl vm
 
 check: deps
 	$(Q)$(MAKE) --no-print-directory all asan fuzz

@@ -103,6 +103,8 @@ for top in inc_compressor inc_decompressor; do
 done
 # NIC: system test (Verilator model of inc_nic) and yosys synthesis of the top
 suite nic/system          "$BUILD/tests/test_nic"
+# incsim: the RTL as an ivshmem PCI device (host side, a fake QEMU)
+suite sim/shim            tests/sim/test_incsim.py "$BUILD/bin/incsim"
 suite nic/synth-inc_nic   env SYNTH_BUILD="$BUILD/rtl-synth" SYNTH_TIMEOUT=1800 \
 	rtl/scripts/synth.sh inc_nic - check
 

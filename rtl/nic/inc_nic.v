@@ -32,6 +32,9 @@ module inc_nic #
     input  wire          clk,
     input  wire          rst,
     input  wire          link_up,
+    // nothing to do and nothing in flight: the clock may stop (a simulator
+    // sleeps; a board may gate it) until a CSR access or a frame comes
+    output wire          idle,
 
     input  wire [15:0]   s_axil_awaddr,
     input  wire          s_axil_awvalid,
@@ -287,6 +290,7 @@ nic_rx rx (
 // ---- interrupts ---------------------------------------------------------------
 
 wire [1:0] irq_req;
+wire [1:0] irq_busy;
 reg        irq_lock = 1'b0;
 reg  [1:0] irq_vec = 0;
 wire [1:0] irq_pick = irq_lock ? irq_vec : (irq_req[0] ? 2'd0 : 2'd1);
@@ -310,14 +314,18 @@ end
 nic_irq #(.CLK_MHZ(CLK_MHZ)) irq_tx (
     .clk(clk), .rst(rst), .event_in(tx_event), .enable(irq_enable[0]),
     .coal_frames(coal_tx[15:0]), .coal_usecs(coal_tx[31:16]),
-    .req(irq_req[0]), .ack(irq_fired[0])
+    .req(irq_req[0]), .ack(irq_fired[0]), .busy(irq_busy[0])
 );
 
 nic_irq #(.CLK_MHZ(CLK_MHZ)) irq_rx (
     .clk(clk), .rst(rst), .event_in(rx_event), .enable(irq_enable[1]),
     .coal_frames(coal_rx[15:0]), .coal_usecs(coal_rx[31:16]),
-    .req(irq_req[1]), .ack(irq_fired[1])
+    .req(irq_req[1]), .ack(irq_fired[1]), .busy(irq_busy[1])
 );
+
+assign idle = tx_idle && rx_idle && irq_busy == 2'b00 && !m_irq_valid &&
+              !rd_lock && rd_id_wp == rd_id_rp && !wr_busy && !wr_lock &&
+              wr_id_wp == wr_id_rp && !s_axil_bvalid && !s_axil_rvalid;
 
 endmodule
 

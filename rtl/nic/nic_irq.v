@@ -30,7 +30,8 @@ module nic_irq #
     input  wire [15:0] coal_usecs,
 
     output wire        req,
-    input  wire        ack
+    input  wire        ack,
+    output wire        busy          // a request, or a timer that will make one
 );
 
 localparam PW = $clog2(CLK_MHZ + 1);
@@ -45,6 +46,9 @@ wire time_hit = coal_usecs != 0 && timer >= coal_usecs;
 wire at_once = coal_frames == 0 && coal_usecs == 0;
 
 assign req = enable && pending != 0 && (at_once || count_hit || time_hit);
+// Without a timer, nothing changes until the next event or CSR write, so a
+// clock that stops here loses nothing.
+assign busy = req || (enable && pending != 0 && coal_usecs != 0);
 
 always @(posedge clk) begin
     if (ack) begin

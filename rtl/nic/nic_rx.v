@@ -213,7 +213,8 @@ reg           restore = 1'b0;    // an encapsulated frame being restored
 reg           drop_bad = 1'b0;   // malformed (else: no buffer)
 reg  [13:0]   out_len = 0;
 
-assign idle = state == R_IDLE && q_cnt == 0 && !as_busy;
+// no frame queued, being received or processed
+assign idle = state == R_IDLE && q_cnt == 0 && !as_busy && f_bytes == 0;
 
 wire [1:0]   p_result;
 wire [7:0]   p_l3_off, p_ip_hlen, p_proto, p_l4_off;

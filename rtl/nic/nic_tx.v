@@ -85,7 +85,8 @@ localparam [4:0] T_IDLE = 5'd0, T_DREQ = 5'd1, T_DWAIT = 5'd2,
                  T_SREQ = 5'd15, T_SDATA = 5'd16, T_SWAIT = 5'd17;
 
 reg [4:0] state = T_IDLE;
-assign idle = state == T_IDLE && !as_busy;
+// nothing to do: no descriptor waiting, nothing in flight
+assign idle = state == T_IDLE && !as_busy && !(tx_en && txq_prod != txq_cons);
 
 // ---- the descriptor ----
 reg [63:0] d_addr = 0;

@@ -326,7 +326,7 @@ struct nic_env *nic_env_new(const struct nic_env_cfg *cfg)
 		return NULL;
 	e->cfg = *cfg;
 	e->rng = cfg->seed;
-	e->mem = calloc(1, cfg->mem_size);
+	e->mem = cfg->mem_ext ? cfg->mem_ext : calloc(1, cfg->mem_size);
 	e->nic = vl_nic_new();
 	if (!e->mem || !e->nic) {
 		nic_env_free(e);
@@ -350,7 +350,8 @@ void nic_env_free(struct nic_env *e)
 	free(e->tx);
 	free(e->rx);
 	free(e->irq);
-	free(e->mem);
+	if (!e->cfg.mem_ext)
+		free(e->mem);
 	free(e);
 }
 
@@ -365,10 +366,12 @@ void nic_env_set_cfg(struct nic_env *e, const struct nic_env_cfg *cfg)
 {
 	uint64_t base = e->cfg.mem_base;
 	size_t size = e->cfg.mem_size;
+	uint8_t *ext = e->cfg.mem_ext;
 
 	e->cfg = *cfg;
 	e->cfg.mem_base = base;
 	e->cfg.mem_size = size;
+	e->cfg.mem_ext = ext;
 }
 
 const struct nic_env_cfg *nic_env_get_cfg(const struct nic_env *e)
@@ -515,6 +518,11 @@ int nic_env_quiet(const struct nic_env *e)
 	return e->rd_head == e->rd_n && e->wr_n == 0 &&
 	       e->rx_head == e->rx_n && e->tx_cur_len == 0 &&
 	       !e->io.m_irq_valid;
+}
+
+int nic_env_idle(const struct nic_env *e)
+{
+	return nic_env_quiet(e) && e->io.idle;
 }
 
 /* ---- one clock ---- */

@@ -99,6 +99,8 @@ struct nic_env_cfg {
 	uint64_t seed;
 	uint64_t mem_base;	/* guest-physical address of host memory */
 	size_t mem_size;
+	uint8_t *mem_ext;	/* host memory owned by the caller (e.g. a
+				 * guest's RAM file), or NULL: allocated */
 	int link_up;		/* the link_up input */
 	/* DMA read: chance the request channel is not ready on a clock;
 	 * a response starts 0..rd_lat_max clocks after its request was taken
@@ -202,6 +204,9 @@ int nic_env_run_until(struct nic_env *e, int (*pred)(struct nic_env *, void *),
 /* No DMA in flight or pending done, no RX frame waiting to be injected,
  * no partial TX frame, no IRQ valid. */
 int nic_env_quiet(const struct nic_env *e);
+/* Quiet, no frame queued for RX, and the NIC's idle output high: nothing
+ * will change until a CSR access or a frame arrives. */
+int nic_env_idle(const struct nic_env *e);
 
 /* ---- host memory ---- */
 /* Pointer to [addr, addr + len) of host memory, or NULL if outside. */

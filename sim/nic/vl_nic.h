@@ -78,6 +78,7 @@ struct vl_nic_io {
 	uint32_t m_axis_tx_tkeep;
 	int m_axis_tx_tvalid, m_axis_tx_tlast;
 	int s_axis_rx_tready;
+	int idle;		/* nothing to do, nothing in flight */
 };
 
 struct vl_nic;

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR MIT */
+/*
+ * The virtual PCIe shim between incsim (sim/incsim) and the driver's sim
+ * transport (driver/): how NIC register accesses travel through the shared
+ * BAR2 window of QEMU's ivshmem-doorbell device. docs/sim.md explains it;
+ * this header is the one definition both sides include.
+ *
+ * BAR2 (INCSIM_BAR2_SIZE bytes, little-endian):
+ *
+ *   0x000  u64  magic    INCSIM_MAGIC, written by incsim before QEMU starts
+ *   0x008  u32  version  INCSIM_VERSION
+ *   0x00c  u32  state    INCSIM_STATE_*, written by incsim
+ *   0x010  u32  bar0     size of the NIC's register space (bytes)
+ *   0x014  u32  entries  command ring entries (INCSIM_RING_ENTRIES)
+ *   0x018  u32  vectors  MSI-X vectors incsim raises
+ *   0x040  u32  prod     commands written, by the guest (own cache line)
+ *   0x080  u32  cons     commands done, by incsim (own cache line)
+ *   0x100  struct incsim_cmd ring[entries]
+ *
+ * The guest writes ring[prod % entries], then (release) prod + 1, then
+ * rings the doorbell (ivshmem BAR0 DOORBELL = peer 0, vector 0). incsim
+ * executes commands in ring order on the NIC's CSR port, writes a read's
+ * result into its entry's value, then (release) advances cons. A read is
+ * complete when cons has passed its index. Commands are ordered: a read
+ * returns after every earlier write has taken effect.
+ */
+#ifndef _UAPI_INCEPTIONN_INCSIM_H
+#define _UAPI_INCEPTIONN_INCSIM_H
+
+#include <linux/types.h>
+
+#define INCSIM_MAGIC		0x31304d4953434e49ULL	/* "INCSIM01" */
+#define INCSIM_VERSION		1
+#define INCSIM_BAR2_SIZE	8192
+
+#define INCSIM_OFF_MAGIC	0x000
+#define INCSIM_OFF_VERSION	0x008
+#define INCSIM_OFF_STATE	0x00c
+#define INCSIM_OFF_BAR0		0x010
+#define INCSIM_OFF_ENTRIES	0x014
+#define INCSIM_OFF_VECTORS	0x018
+#define INCSIM_OFF_PROD		0x040
+#define INCSIM_OFF_CONS		0x080
+#define INCSIM_OFF_RING		0x100
+#define INCSIM_RING_ENTRIES	256
+
+#define INCSIM_STATE_ATTACHED	(1u << 0)	/* incsim serves this window */
+
+#define INCSIM_OP_WRITE		1
+#define INCSIM_OP_READ		2
+
+struct incsim_cmd {
+	__u32 op;	/* INCSIM_OP_* */
+	__u32 addr;	/* NIC register offset (BAR0 of the real board) */
+	__u32 value;	/* the value written, or the value read */
+	__u32 rsvd;
+};
+
+/* the doorbell vector the guest rings (incsim's eventfd) */
+#define INCSIM_DOORBELL_VECTOR	0
+
+#endif /* _UAPI_INCEPTIONN_INCSIM_H */

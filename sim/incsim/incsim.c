@@ -1,0 +1,622 @@
+// SPDX-License-Identifier: MIT
+/*
+ * incsim: the NIC's RTL (Verilator model of rtl/nic/inc_nic.v) as a PCI
+ * device of a QEMU guest, through QEMU's ivshmem-doorbell device, with an
+ * Ethernet link to a peer. docs/sim.md is its manual.
+ *
+ * The model's ports are served by sim/nic/nic_env.c with every random stall
+ * turned off (or on, with --random): the CSR port executes the guest's
+ * command ring, DMA reads and writes the guest's RAM file, interrupts write
+ * QEMU's eventfds, and MAC frames go to and come from the link.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/signalfd.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <inceptionn/incsim.h>
+
+#include "ivshmem.h"
+#include "link.h"
+#include "nic_env.h"
+
+#define BAR0_SIZE	0x10000u	/* the NIC's 16-bit CSR address space */
+#define MAX_RAM		(0xb0000000ull)	/* 2.75 GiB: GPA == file offset */
+#define RUN_CLOCKS	64		/* clocks between looks at the ring */
+#define RUN_ROUNDS	16		/* ... and between looks at the fds */
+#define RX_QUEUE	8		/* link frames waiting for the MAC */
+
+struct incsim {
+	const char *name;
+	struct ivs ivs;
+	struct link link;
+	int have_link;
+	struct nic_env *env;
+	uint8_t *ram;
+	size_t ram_size;
+	uint32_t cons;
+	int sigfd;
+	int trace;
+	/* counters */
+	uint64_t cmd_writes, cmd_reads, cmd_bad, cmd_lost, doorbells;
+	uint64_t irqs[2], irqs_unsent;
+	uint64_t wakeups, busy_ns;
+};
+
+static void msg(struct incsim *s, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", s->name);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static void link_msg(void *ctx, const char *fmt, ...)
+{
+	struct incsim *s = ctx;
+	char buf[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	msg(s, "%s", buf);
+}
+
+static void env_log(void *ctx, const char *m)
+{
+	msg(ctx, "NIC interface: %s", m);
+}
+
+static int64_t now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+/* ---- options ---- */
+
+struct opts {
+	const char *ivshmem, *ram, *link_path, *name;
+	int link_connect;
+	uint64_t ram_size;
+	unsigned int vectors;
+	int stats, trace, random;
+	uint64_t seed;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: incsim --ivshmem PATH --ram PATH [--ram-size SIZE]\n"
+"              [--link-listen PATH | --link-connect PATH] [--vectors N]\n"
+"              [--name NAME] [--stats] [--random SEED] [--trace]\n"
+"Runs the NIC's RTL as QEMU's ivshmem-doorbell device; see docs/sim.md.\n");
+}
+
+static int parse_size(const char *a, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(a, &end, 0);
+	if (errno || end == a || a[0] == '-')
+		return -1;
+	switch (*end) {
+	case 'k': case 'K': v <<= 10; end++; break;
+	case 'm': case 'M': v <<= 20; end++; break;
+	case 'g': case 'G': v <<= 30; end++; break;
+	}
+	if (*end || v == 0)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int bad_opt(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "incsim: ");
+	fprintf(stderr, fmt, arg);
+	fputc('\n', stderr);
+	usage(stderr);
+	return -1;
+}
+
+static int parse_opts(int argc, char **argv, struct opts *o)
+{
+	static const struct option lo[] = {
+		{ "ivshmem", required_argument, NULL, 'i' },
+		{ "ram", required_argument, NULL, 'r' },
+		{ "ram-size", required_argument, NULL, 's' },
+		{ "link-listen", required_argument, NULL, 'l' },
+		{ "link-connect", required_argument, NULL, 'c' },
+		{ "vectors", required_argument, NULL, 'v' },
+		{ "name", required_argument, NULL, 'n' },
+		{ "stats", no_argument, NULL, 'S' },
+		{ "random", required_argument, NULL, 'R' },
+		{ "trace", no_argument, NULL, 'T' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	char *end;
+	unsigned long v;
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->vectors = 2;
+	o->name = "incsim";
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
+		switch (c) {
+		case 'i': o->ivshmem = optarg; break;
+		case 'r': o->ram = optarg; break;
+		case 's':
+			if (parse_size(optarg, &o->ram_size) < 0)
+				return bad_opt("bad --ram-size: %s", optarg);
+			break;
+		case 'l': case 'c':
+			if (o->link_path)
+				return bad_opt("%s", "one link only: --link-listen or --link-connect");
+			o->link_path = optarg;
+			o->link_connect = c == 'c';
+			break;
+		case 'v':
+			errno = 0;
+			v = strtoul(optarg, &end, 10);
+			if (errno || *end || v < 2 || v > 64)
+				return bad_opt("bad --vectors (2..64): %s", optarg);
+			o->vectors = (unsigned int)v;
+			break;
+		case 'n': o->name = optarg; break;
+		case 'S': o->stats = 1; break;
+		case 'R':
+			errno = 0;
+			o->seed = strtoull(optarg, &end, 0);
+			if (errno || *end || end == optarg)
+				return bad_opt("bad --random seed: %s", optarg);
+			o->random = 1;
+			break;
+		case 'T': o->trace = 1; break;
+		case 'h': usage(stdout); exit(0);
+		default:
+			return bad_opt("unknown or incomplete option: %s",
+				       argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return bad_opt("unexpected argument: %s", argv[optind]);
+	if (!o->ivshmem)
+		return bad_opt("%s", "--ivshmem PATH is required");
+	if (!o->ram)
+		return bad_opt("%s", "--ram PATH is required");
+	if (o->ram_size > MAX_RAM)
+		return bad_opt("%s", "--ram-size over 2.75 GiB: guest memory above that is not at its file offset");
+	return 0;
+}
+
+/* ---- guest RAM ---- */
+
+static int map_ram(struct incsim *s, const struct opts *o)
+{
+	struct stat st;
+	uint64_t size;
+	int fd;
+
+	fd = open(o->ram, O_RDWR | O_CLOEXEC);
+	if (fd < 0 && errno == ENOENT && o->ram_size)
+		fd = open(o->ram, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		msg(s, "guest RAM %s: %s%s", o->ram, strerror(errno),
+		    errno == ENOENT ? " (give --ram-size to create it)" : "");
+		return -1;
+	}
+	if (fstat(fd, &st) < 0)
+		goto io;
+	size = (uint64_t)st.st_size;
+	if (size == 0 && o->ram_size) {
+		if (ftruncate(fd, (off_t)o->ram_size) < 0)
+			goto io;
+		size = o->ram_size;
+	}
+	if (size == 0 || (o->ram_size && size != o->ram_size)) {
+		msg(s, "guest RAM %s is %" PRIu64 " bytes, expected %" PRIu64,
+		    o->ram, size, o->ram_size);
+		close(fd);
+		return -1;
+	}
+	if (size > MAX_RAM) {
+		msg(s, "guest RAM %s is over 2.75 GiB: not supported", o->ram);
+		close(fd);
+		return -1;
+	}
+	s->ram = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (s->ram == MAP_FAILED) {
+		s->ram = NULL;
+		goto io;
+	}
+	s->ram_size = size;
+	close(fd);
+	return 0;
+io:
+	msg(s, "guest RAM %s: %s", o->ram, strerror(errno));
+	close(fd);
+	return -1;
+}
+
+/* ---- BAR2 ---- */
+
+static _Atomic uint32_t *bar2_u32(struct incsim *s, unsigned int off)
+{
+	return (_Atomic uint32_t *)(s->ivs.bar2 + off);
+}
+
+static void bar2_init(struct incsim *s)
+{
+	uint8_t *b = s->ivs.bar2;
+	uint64_t magic = INCSIM_MAGIC;
+
+	memset(b, 0, s->ivs.bar2_size);
+	memcpy(b + INCSIM_OFF_MAGIC, &magic, 8);	/* little-endian host */
+	atomic_store(bar2_u32(s, INCSIM_OFF_VERSION), INCSIM_VERSION);
+	atomic_store(bar2_u32(s, INCSIM_OFF_BAR0), BAR0_SIZE);
+	atomic_store(bar2_u32(s, INCSIM_OFF_ENTRIES), INCSIM_RING_ENTRIES);
+	atomic_store(bar2_u32(s, INCSIM_OFF_VECTORS), s->ivs.vectors);
+	atomic_store_explicit(bar2_u32(s, INCSIM_OFF_STATE),
+			      INCSIM_STATE_ATTACHED, memory_order_release);
+}
+
+static int ring_pending(struct incsim *s)
+{
+	return atomic_load_explicit(bar2_u32(s, INCSIM_OFF_PROD),
+				    memory_order_acquire) != s->cons;
+}
+
+static void exec_cmd(struct incsim *s, volatile struct incsim_cmd *c)
+{
+	uint32_t op = c->op, addr = c->addr, val = c->value;
+	int resp = 0, rc;
+
+	if ((addr & 3) || addr >= BAR0_SIZE ||
+	    (op != INCSIM_OP_WRITE && op != INCSIM_OP_READ)) {
+		if (s->cmd_bad++ < 10)
+			msg(s, "bad command op %u addr 0x%x: ignored%s", op,
+			    addr, op == INCSIM_OP_READ ? " (reads ~0)" : "");
+		if (op == INCSIM_OP_READ)
+			c->value = 0xffffffffu;
+		return;
+	}
+	if (op == INCSIM_OP_WRITE) {
+		s->cmd_writes++;
+		nic_csr_write_resp(s->env, (uint16_t)addr, val, &resp);
+		if (s->trace)
+			msg(s, "write 0x%04x = 0x%08x", addr, val);
+		return;
+	}
+	s->cmd_reads++;
+	rc = nic_csr_read_resp(s->env, (uint16_t)addr, &val, &resp);
+	/* an access the NIC refused reads as all ones, as on PCIe */
+	c->value = rc < 0 || resp ? 0xffffffffu : val;
+	if (s->trace)
+		msg(s, "read  0x%04x = 0x%08x", addr, c->value);
+}
+
+/* Execute the commands the guest has queued, in order. */
+static void exec_ring(struct incsim *s)
+{
+	volatile struct incsim_cmd *ring =
+		(volatile struct incsim_cmd *)(s->ivs.bar2 + INCSIM_OFF_RING);
+	uint32_t prod = atomic_load_explicit(bar2_u32(s, INCSIM_OFF_PROD),
+					     memory_order_acquire);
+
+	if (prod - s->cons > INCSIM_RING_ENTRIES) {
+		msg(s, "the guest overran the command ring (prod %u, cons %u): %u commands lost",
+		    prod, s->cons, prod - s->cons);
+		s->cmd_lost += prod - s->cons;
+		s->cons = prod;
+		atomic_store_explicit(bar2_u32(s, INCSIM_OFF_CONS), s->cons,
+				      memory_order_release);
+		return;
+	}
+	while (s->cons != prod) {
+		exec_cmd(s, &ring[s->cons % INCSIM_RING_ENTRIES]);
+		s->cons++;
+		atomic_store_explicit(bar2_u32(s, INCSIM_OFF_CONS), s->cons,
+				      memory_order_release);
+		if (s->cons == prod)
+			prod = atomic_load_explicit(bar2_u32(s, INCSIM_OFF_PROD),
+						    memory_order_acquire);
+	}
+}
+
+/* ---- the NIC's other ports ---- */
+
+static void on_irq(void *ctx, int vector, uint64_t clock)
+{
+	struct incsim *s = ctx;
+
+	(void)clock;
+	if (vector >= 0 && vector < 2)
+		s->irqs[vector]++;
+	if (s->ivs.conn_fd < 0 || ivs_raise(&s->ivs, (unsigned int)vector) < 0)
+		s->irqs_unsent++;
+}
+
+static void forward_tx(struct incsim *s)
+{
+	size_t i, n = nic_env_tx_count(s->env);
+
+	for (i = 0; i < n; i++) {
+		const struct nic_frame *f = nic_env_tx_frame(s->env, i);
+
+		if (s->have_link)
+			link_send(&s->link, f->data, f->len);
+	}
+	if (n)
+		nic_env_tx_clear(s->env);
+}
+
+static void link_rx(void *ctx, const uint8_t *f, size_t len)
+{
+	struct incsim *s = ctx;
+
+	nic_env_rx_inject(s->env, f, len, 0, 0);
+}
+
+static int link_more(void *ctx)
+{
+	struct incsim *s = ctx;
+
+	return nic_env_rx_pending(s->env) < RX_QUEUE;
+}
+
+/* Run the NIC while it has work, looking at the ring between slices. */
+static void run_nic(struct incsim *s)
+{
+	int64_t t0 = now_ns();
+	int i;
+
+	for (i = 0; i < RUN_ROUNDS; i++) {
+		exec_ring(s);
+		if (nic_env_idle(s->env) && !ring_pending(s))
+			break;
+		nic_env_step(s->env, RUN_CLOCKS);
+		forward_tx(s);
+	}
+	s->busy_ns += (uint64_t)(now_ns() - t0);
+}
+
+/* ---- statistics ---- */
+
+static void print_stats(struct incsim *s, int64_t wall_ns)
+{
+	const struct link_stats *l = &s->link.st;
+	const struct nic_env_errors *er = nic_env_errors(s->env);
+	struct rusage ru;
+	double cpu, busy = (double)s->busy_ns * 1e-9;
+	uint64_t clocks = nic_env_clock(s->env);
+	int n;
+
+	getrusage(RUSAGE_SELF, &ru);
+	cpu = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6 +
+	      (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec * 1e-6;
+	msg(s, "stats: wall %.2f s, cpu %.2f s, running the NIC %.2f s",
+	    wall_ns * 1e-9, cpu, busy);
+	msg(s, "stats: clocks %" PRIu64 " (%.0f per second of running)",
+	    clocks, busy > 0 ? clocks / busy : 0.0);
+	msg(s, "stats: commands %" PRIu64 " writes, %" PRIu64 " reads, %"
+	    PRIu64 " bad, %" PRIu64 " lost; doorbells %" PRIu64
+	    "; wakeups %" PRIu64,
+	    s->cmd_writes, s->cmd_reads, s->cmd_bad, s->cmd_lost,
+	    s->doorbells, s->wakeups);
+	msg(s, "stats: interrupts tx %" PRIu64 ", rx %" PRIu64
+	    ", not delivered %" PRIu64, s->irqs[0], s->irqs[1],
+	    s->irqs_unsent);
+	if (s->have_link)
+		msg(s, "stats: link tx %" PRIu64 " frames %" PRIu64
+		    " bytes, rx %" PRIu64 " frames %" PRIu64
+		    " bytes; dropped %" PRIu64 " (no peer) %" PRIu64
+		    " (peer slow); malformed %" PRIu64 "; connects %" PRIu64
+		    ", disconnects %" PRIu64,
+		    l->tx_frames, l->tx_bytes, l->rx_frames, l->rx_bytes,
+		    l->tx_dropped_down, l->tx_dropped_full, l->malformed,
+		    l->connects, l->disconnects);
+	for (n = 0; n < NIC_ST_N; n++)
+		msg(s, "stats: nic %-22s %" PRIu64, nic_stat_name(n),
+		    nic_stat(s->env, n));
+	msg(s, "stats: interface errors %" PRIu64 " (dma_range %" PRIu64
+	    ", csr_resp %" PRIu64 ", csr_timeout %" PRIu64 ")",
+	    nic_env_error_total(s->env), er->dma_range, er->csr_resp,
+	    er->csr_timeout);
+}
+
+/* ---- main loop ---- */
+
+enum { STOP_NONE, STOP_QEMU, STOP_SIGNAL, STOP_FATAL };
+
+static int handle_qemu(struct incsim *s)
+{
+	char buf[64];
+	ssize_t n = read(s->ivs.conn_fd, buf, sizeof(buf));
+
+	if (n > 0 || (n < 0 && (errno == EAGAIN || errno == EINTR)))
+		return STOP_NONE;	/* QEMU says nothing after the handshake */
+	msg(s, "QEMU disconnected");
+	return STOP_QEMU;
+}
+
+static int loop(struct incsim *s)
+{
+	struct pollfd p[8 + 64];
+	int64_t t;
+	int stop = STOP_NONE;
+
+	while (stop == STOP_NONE) {
+		int busy = !nic_env_idle(s->env) || ring_pending(s) ||
+			   nic_env_rx_pending(s->env);
+		int timeout = busy ? 0 : -1, np = 0, i_sig, i_lis, i_conn = -1;
+		int i_db, i_link, r;
+		unsigned int v;
+		char err[160];
+
+		t = now_ns();
+		i_sig = np;
+		p[np++] = (struct pollfd){ .fd = s->sigfd, .events = POLLIN };
+		i_lis = np;
+		p[np++] = (struct pollfd){ .fd = s->ivs.listen_fd, .events = POLLIN };
+		if (s->ivs.conn_fd >= 0) {
+			i_conn = np;
+			p[np++] = (struct pollfd){ .fd = s->ivs.conn_fd, .events = POLLIN };
+		}
+		i_db = np;
+		for (v = 0; v < s->ivs.vectors; v++)
+			p[np++] = (struct pollfd){ .fd = s->ivs.doorbell[v], .events = POLLIN };
+		i_link = np;
+		if (s->have_link)
+			np += link_pollfds(&s->link, link_more(s), p + np,
+					   t / 1000000, &timeout);
+		r = poll(p, (nfds_t)np, timeout);
+		if (r < 0 && errno != EINTR) {
+			msg(s, "poll: %s", strerror(errno));
+			return STOP_FATAL;
+		}
+		if (!busy)
+			s->wakeups++;
+		(void)i_link;
+		if (r > 0 && p[i_sig].revents)
+			return STOP_SIGNAL;
+		if (r > 0 && p[i_lis].revents) {
+			int a = ivs_accept(&s->ivs, err, sizeof(err));
+
+			if (a < 0) {
+				msg(s, "%s", err);
+				return STOP_FATAL;
+			}
+			if (a > 0)
+				msg(s, "QEMU connected");
+			else if (err[0])
+				msg(s, "%s", err);
+		}
+		if (r > 0 && i_conn >= 0 && p[i_conn].revents)
+			stop = handle_qemu(s);
+		if (r > 0)
+			for (v = 0; v < s->ivs.vectors; v++)
+				if (p[i_db + (int)v].revents) {
+					s->doorbells += ivs_drain_doorbells(&s->ivs);
+					break;
+				}
+		if (s->have_link) {
+			link_service(&s->link, now_ns() / 1000000, link_rx,
+				     link_more, s);
+			nic_env_set_link(s->env, link_up(&s->link));
+		}
+		run_nic(s);
+		if (s->have_link)
+			link_flush(&s->link);
+	}
+	return stop;
+}
+
+int main(int argc, char **argv)
+{
+	struct incsim s = { .name = "incsim", .sigfd = -1 };
+	struct nic_env_cfg cfg;
+	struct opts o;
+	sigset_t set;
+	char err[160];
+	int64_t t0 = now_ns();
+	int stop, rc = 1;
+
+	if (parse_opts(argc, argv, &o) < 0)
+		return 2;
+	s.name = o.name;
+	s.trace = o.trace;
+	s.ivs.listen_fd = s.ivs.conn_fd = s.ivs.shm_fd = -1;
+	s.link.listen_fd = s.link.fd = -1;
+
+	signal(SIGPIPE, SIG_IGN);
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	s.sigfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+	if (s.sigfd < 0) {
+		msg(&s, "signalfd: %s", strerror(errno));
+		return 1;
+	}
+	if (map_ram(&s, &o) < 0)
+		return 1;
+
+	nic_env_cfg_default(&cfg, o.seed);
+	if (!o.random)
+		nic_env_cfg_nobp(&cfg);
+	cfg.mem_base = 0;
+	cfg.mem_size = s.ram_size;
+	cfg.mem_ext = s.ram;
+	cfg.link_up = 0;
+	cfg.log = env_log;
+	cfg.log_ctx = &s;
+	cfg.trace = o.trace;
+	s.env = nic_env_new(&cfg);
+	if (!s.env) {
+		msg(&s, "out of memory");
+		goto out;
+	}
+	nic_env_on_irq(s.env, on_irq, &s);
+
+	if (ivs_open(&s.ivs, o.ivshmem, o.vectors, INCSIM_BAR2_SIZE, err,
+		     sizeof(err)) < 0) {
+		msg(&s, "%s", err);
+		goto out;
+	}
+	bar2_init(&s);
+	if (o.link_path) {
+		if (link_open(&s.link, o.link_path, o.link_connect, link_msg,
+			      &s, err, sizeof(err)) < 0) {
+			msg(&s, "%s", err);
+			goto out;
+		}
+		s.have_link = 1;
+	}
+	msg(&s, "ready: ivshmem %s, RAM %s (%zu MiB)%s%s", o.ivshmem, o.ram,
+	    s.ram_size >> 20, o.link_path ? (o.link_connect ?
+	    ", link to " : ", link on ") : "", o.link_path ? o.link_path : "");
+
+	stop = loop(&s);
+	if (stop == STOP_SIGNAL)
+		msg(&s, "stopped by a signal");
+	rc = stop == STOP_FATAL;
+	atomic_store(bar2_u32(&s, INCSIM_OFF_STATE), 0);
+	if (o.stats)
+		print_stats(&s, now_ns() - t0);
+out:
+	if (s.have_link)
+		link_close(&s.link);
+	if (s.ivs.bar2 || s.ivs.listen_fd >= 0)
+		ivs_close(&s.ivs);
+	nic_env_free(s.env);
+	if (s.ram)
+		munmap(s.ram, s.ram_size);
+	close(s.sigfd);
+	return rc;
+}

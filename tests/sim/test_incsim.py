@@ -1,0 +1,421 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""
+incsim without QEMU: this script plays QEMU's ivshmem-doorbell device (the
+ivshmem client of docs/sim.md) and a link peer, and drives the NIC's RTL
+through incsim's command ring, guest-RAM DMA, interrupts and link, the way
+the driver's sim transport does. TAP output.
+
+usage: tests/sim/test_incsim.py [INCSIM]   (default build/bin/incsim)
+"""
+import math
+import mmap
+import os
+import random
+import select
+import socket
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+
+INCSIM = sys.argv[1] if len(sys.argv) > 1 else "build/bin/incsim"
+
+# include/uapi/inceptionn/incsim.h
+INCSIM_MAGIC = 0x31304D4953434E49
+OFF_MAGIC, OFF_VERSION, OFF_STATE, OFF_BAR0 = 0x000, 0x008, 0x00C, 0x010
+OFF_ENTRIES, OFF_VECTORS, OFF_PROD, OFF_CONS, OFF_RING = 0x014, 0x018, 0x040, 0x080, 0x100
+OP_WRITE, OP_READ = 1, 2
+
+# docs/regmap.md
+MAGIC, VERSION, SCRATCH, CTRL, STATUS, MAX_FRAME = 0x00, 0x04, 0x10, 0x100, 0x104, 0x110
+TXQ, RXQ = 0x200, 0x300
+IRQ_STATUS, IRQ_ENABLE = 0x400, 0x404
+STATS = 0x1000
+ST_TX_FRAMES, ST_TX_COMP_FRAMES, ST_RX_DECOMP_FRAMES, ST_RX_DELIVERED = 0, 2, 10, 16
+DONE, COMPRESSED, RESTORED = 1 << 31, 1 << 30, 1 << 30
+
+n_test = 0
+n_fail = 0
+
+
+def ok(cond, name):
+    global n_test, n_fail
+    n_test += 1
+    if not cond:
+        n_fail += 1
+    print(("ok %d - %s" if cond else "not ok %d - %s") % (n_test, name), flush=True)
+    return cond
+
+
+def diag(msg):
+    print("# " + msg, flush=True)
+
+
+def run_bad(args, want_rc, want_text, name):
+    p = subprocess.run([INCSIM] + args, capture_output=True, text=True, timeout=30)
+    ok(p.returncode == want_rc and want_text in p.stderr,
+       "%s: exit %d, says '%s' (got %d: %s)" % (name, want_rc, want_text,
+                                                p.returncode, (p.stderr.strip().splitlines() or [""])[0][:100]))
+
+
+class FakeQemu:
+    """The ivshmem client side: handshake, BAR2 window, doorbell, vectors."""
+
+    def __init__(self, path):
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.sock.connect(path)
+        self.msgs = []
+        # version, id, shm, then 2 x (peer 0 doorbell), 2 x (own vectors)
+        for _ in range(3 + 2 + 2):
+            data, fds, _, _ = socket.recv_fds(self.sock, 8, 1)
+            if len(data) != 8:
+                raise RuntimeError("short handshake message")
+            self.msgs.append((struct.unpack("<q", data)[0], fds[0] if fds else -1))
+        self.shm_fd = self.msgs[2][1]
+        self.bar2 = mmap.mmap(self.shm_fd, 8192)
+        self.doorbell = [fd for v, fd in self.msgs[3:5]]
+        self.vec = [fd for v, fd in self.msgs[5:7]]
+        self.prod = self.u32(OFF_PROD)
+
+    def u32(self, off):
+        return struct.unpack_from("<I", self.bar2, off)[0]
+
+    def put32(self, off, v):
+        struct.pack_into("<I", self.bar2, off, v & 0xFFFFFFFF)
+
+    def cmd(self, op, addr, value=0):
+        """Queue one command (waiting while the ring is full); its index."""
+        entries = self.u32(OFF_ENTRIES)
+        t = time.time() + 10
+        while (self.prod - self.u32(OFF_CONS)) & 0xFFFFFFFF >= entries:
+            if time.time() > t:
+                raise RuntimeError("command ring stuck")
+            time.sleep(0.0005)
+        idx = self.prod
+        struct.pack_into("<IIII", self.bar2, OFF_RING + 16 * (idx % entries), op, addr, value, 0)
+        self.prod = (self.prod + 1) & 0xFFFFFFFF
+        self.put32(OFF_PROD, self.prod)          # x86: stores stay in order
+        os.eventfd_write(self.doorbell[0], 1)
+        return idx
+
+    def wait_done(self, idx, timeout=10):
+        t = time.time() + timeout
+        while ((self.u32(OFF_CONS) - idx - 1) & 0xFFFFFFFF) >= 0x80000000:
+            if time.time() > t:
+                raise RuntimeError("command %d not done" % idx)
+            time.sleep(0.0002)
+
+    def write(self, addr, value):
+        self.cmd(OP_WRITE, addr, value)
+
+    def read(self, addr):
+        idx = self.cmd(OP_READ, addr)
+        self.wait_done(idx)
+        return struct.unpack_from("<I", self.bar2, OFF_RING + 16 * (idx % self.u32(OFF_ENTRIES)) + 8)[0]
+
+    def stat(self, n):
+        lo = self.read(STATS + 8 * n)
+        return lo | self.read(STATS + 8 * n + 4) << 32
+
+    def wait_irq(self, v, timeout=10):
+        r, _, _ = select.select([self.vec[v]], [], [], timeout)
+        if not r:
+            return 0
+        return os.eventfd_read(self.vec[v])
+
+    def close(self):
+        self.bar2.close()
+        for _, fd in self.msgs:
+            if fd >= 0:
+                os.close(fd)
+        self.sock.close()
+
+
+class Peer:
+    """The other end of the link: 4-byte big-endian length + frame."""
+
+    def __init__(self, path):
+        self.s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.s.connect(path)
+        self.buf = b""
+
+    def send(self, frame):
+        self.s.sendall(struct.pack(">I", len(frame)) + frame)
+
+    def recv(self, timeout=10):
+        t = time.time() + timeout
+        while True:
+            if len(self.buf) >= 4:
+                n = struct.unpack(">I", self.buf[:4])[0]
+                if len(self.buf) >= 4 + n:
+                    f, self.buf = self.buf[4:4 + n], self.buf[4 + n:]
+                    return f
+            left = t - time.time()
+            if left <= 0:
+                return None
+            r, _, _ = select.select([self.s], [], [], left)
+            if r:
+                d = self.s.recv(65536)
+                if not d:
+                    return None
+                self.buf += d
+
+    def closed_by_other_end(self, timeout=10):
+        t = time.time() + timeout
+        while time.time() < t:
+            r, _, _ = select.select([self.s], [], [], t - time.time())
+            if r:
+                try:
+                    if not self.s.recv(65536):
+                        return True
+                except ConnectionResetError:
+                    return True
+        return False
+
+
+class Rings:
+    """A minimal driver: rings and buffers in the guest's RAM file."""
+    TX_RING, RX_RING, TX_BUF, RX_BUF, BUF = 0x100000, 0x110000, 0x200000, 0x400000, 0x4000
+    LOG2 = 4
+
+    def __init__(self, q, ram):
+        self.q, self.ram = q, ram
+        self.tx_prod = self.rx_prod = 0
+        n = 1 << self.LOG2
+        ram[self.TX_RING:self.TX_RING + 32 * n] = bytes(32 * n)
+        ram[self.RX_RING:self.RX_RING + 16 * n] = bytes(16 * n)
+        for base, ring in ((TXQ, self.TX_RING), (RXQ, self.RX_RING)):
+            q.write(base + 0x00, ring)
+            q.write(base + 0x04, 0)
+            q.write(base + 0x08, self.LOG2)
+            q.write(base + 0x0C, q.read(base + 0x10))
+        self.tx_prod = q.read(TXQ + 0x10)
+        self.rx_prod = q.read(RXQ + 0x10)
+        q.write(IRQ_ENABLE, 3)
+        q.write(CTRL, 3)
+
+    def post_rx(self, count):
+        n = 1 << self.LOG2
+        for _ in range(count):
+            i = self.rx_prod % n
+            struct.pack_into("<QHHI", self.ram, self.RX_RING + 16 * i,
+                             self.RX_BUF + i * self.BUF, self.BUF, 0, 0)
+            self.rx_prod = (self.rx_prod + 1) & 0xFFFF
+        self.q.write(RXQ + 0x0C, self.rx_prod)
+
+    def rx_desc(self, i):
+        i %= 1 << self.LOG2
+        addr, buf_len, length, status = struct.unpack_from("<QHHI", self.ram, self.RX_RING + 16 * i)
+        return addr, length, status
+
+    def send(self, frame, compress=False, k=10, mode=2, roff=0, rlen=0):
+        n = 1 << self.LOG2
+        i = self.tx_prod % n
+        buf = self.TX_BUF + i * self.BUF
+        self.ram[buf:buf + len(frame)] = frame
+        struct.pack_into("<QHHBBHH6xII", self.ram, self.TX_RING + 32 * i, buf, len(frame),
+                         1 if compress else 0, k, mode, roff, rlen, 0, 0)
+        self.tx_prod = (self.tx_prod + 1) & 0xFFFF
+        self.q.write(TXQ + 0x0C, self.tx_prod)
+        return i
+
+    def tx_status(self, i):
+        return struct.unpack_from("<I", self.ram, self.TX_RING + 32 * i + 24)[0]
+
+
+def csum16(b):
+    if len(b) % 2:
+        b += b"\0"
+    s = sum(struct.unpack("!%dH" % (len(b) // 2), b))
+    while s >> 16:
+        s = (s & 0xFFFF) + (s >> 16)
+    return ~s & 0xFFFF
+
+
+def udp_frame(payload, src="10.0.0.1", dst="10.0.0.2"):
+    sip, dip = socket.inet_aton(src), socket.inet_aton(dst)
+    udp_len = 8 + len(payload)
+    pseudo = sip + dip + struct.pack("!BBH", 0, 17, udp_len)
+    udp = struct.pack("!HHHH", 5000, 6000, udp_len, 0) + payload
+    c = csum16(pseudo + udp) or 0xFFFF
+    udp = udp[:6] + struct.pack("!H", c) + udp[8:]
+    ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + udp_len, 1, 0x4000, 64, 17, 0, sip, dip)
+    ip = ip[:10] + struct.pack("!H", csum16(ip)) + ip[12:]
+    eth = bytes.fromhex("020000000002" "020000000001" "0800")
+    return eth + ip + udp
+
+
+def wait_for(pred, timeout=10):
+    t = time.time() + timeout
+    while time.time() < t:
+        if pred():
+            return True
+        time.sleep(0.002)
+    return pred()
+
+
+def cpu_seconds(pid):
+    with open("/proc/%d/stat" % pid) as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def main():
+    tmp = tempfile.mkdtemp(prefix="incsim-test-")
+    ram_path = "/dev/shm/incsim-test-%d" % os.getpid()
+    ivs_path, link_path = tmp + "/ivs.sock", tmp + "/link.sock"
+
+    # ---- bad input ----
+    run_bad([], 2, "--ivshmem PATH is required", "no options")
+    run_bad(["--ivshmem", ivs_path, "--ram", ram_path, "--vectors", "1"], 2,
+            "bad --vectors", "one vector")
+    run_bad(["--ivshmem", ivs_path, "--ram", ram_path, "--ram-size", "12Q"], 2,
+            "bad --ram-size", "bad size")
+    run_bad(["--ivshmem", ivs_path, "--ram", ram_path, "--ram-size", "4G"], 2,
+            "over 2.75 GiB", "RAM too big")
+    run_bad(["--ivshmem", ivs_path, "--ram", ram_path, "--bogus"], 2,
+            "unknown or incomplete option", "unknown option")
+    run_bad(["--ivshmem", ivs_path, "--ram", tmp + "/nope"], 1,
+            "give --ram-size to create it", "missing RAM file")
+    with open(tmp + "/small", "wb") as f:
+        f.truncate(1 << 20)
+    run_bad(["--ivshmem", ivs_path, "--ram", tmp + "/small", "--ram-size", "64M"], 1,
+            "expected", "RAM file of the wrong size")
+    with open(tmp + "/notsock", "w") as f:
+        f.write("x")
+    run_bad(["--ivshmem", tmp + "/notsock", "--ram", tmp + "/small"], 1,
+            "not a socket", "socket path taken by a file")
+
+    # ---- a running incsim ----
+    p = subprocess.Popen([INCSIM, "--ivshmem", ivs_path, "--ram", ram_path, "--ram-size", "64M",
+                          "--link-listen", link_path, "--name", "t0", "--stats"],
+                         stderr=subprocess.PIPE, text=True)
+    try:
+        wait_for(lambda: os.path.exists(ivs_path) and os.path.exists(link_path))
+        q = FakeQemu(ivs_path)
+        ok([v for v, _ in q.msgs] == [0, 1, -1, 0, 0, 1, 1] and
+           all(fd >= 0 for _, fd in q.msgs[2:]) and os.fstat(q.shm_fd).st_size == 8192,
+           "ivshmem handshake: version 0, id 1, shm of 8192 bytes, 2 doorbells, 2 vectors")
+        hdr = struct.unpack_from("<QIIIII", q.bar2, 0)
+        ok(hdr == (INCSIM_MAGIC, 1, 1, 0x10000, 256, 2),
+           "BAR2 header: magic, version 1, attached, BAR0 64 KiB, 256 entries, 2 vectors (%r)" % (hdr,))
+        q2 = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        q2.connect(ivs_path)
+        ok(q2.recv(8) == b"", "a second QEMU is refused")
+        q2.close()
+
+        ok(q.read(MAGIC) == 0x31434E49 and q.read(VERSION) >> 16 == 1,
+           "MAGIC and VERSION read through the command ring")
+        vals = [random.getrandbits(32) for _ in range(600)]
+        good = True
+        for v in vals:          # writes then a read, 600 of them: ring wraps twice
+            q.write(SCRATCH, v)
+        good = q.read(SCRATCH) == vals[-1]
+        for v in vals[:40]:
+            q.write(SCRATCH, v)
+            good = good and q.read(SCRATCH) == v
+        ok(good, "reads are ordered after writes; the ring wraps")
+        ok(q.read(3) == 0xFFFFFFFF and q.read(0x12345) == 0xFFFFFFFF and q.read(MAGIC) == 0x31434E49,
+           "unaligned and out-of-range commands read all ones; the ring goes on")
+        ok(q.read(STATUS) & 1 == 0, "link down before a peer connects")
+
+        fd = os.open(ram_path, os.O_RDWR)
+        ram = mmap.mmap(fd, 64 << 20)
+        os.close(fd)
+        peer = Peer(link_path)
+        ok(wait_for(lambda: q.read(STATUS) & 1 == 1), "link up when the peer connects")
+        r = Rings(q, ram)
+
+        # TX: a frame DMA'd from guest RAM comes out on the link
+        frame = udp_frame(bytes(range(200)))
+        i = r.send(frame)
+        got = peer.recv()
+        ok(got == frame, "TX: the frame in guest RAM arrives on the link unchanged")
+        ok(q.wait_irq(0) >= 1, "TX: the TX vector's eventfd is written")
+        st = r.tx_status(i)
+        ok(st & DONE and st & 0xFFFF == len(frame), "TX: descriptor DONE, %d bytes (0x%08x)" % (len(frame), st))
+
+        # RX: a frame from the link is DMA'd into a posted buffer
+        r.post_rx(8)
+        rx = udp_frame(b"hello from the link" * 10, src="10.0.0.2", dst="10.0.0.1")
+        peer.send(rx)
+        ok(q.wait_irq(1) >= 1, "RX: the RX vector's eventfd is written")
+        addr, length, status = r.rx_desc(0)
+        ok(status & DONE and length == len(rx) and ram[addr:addr + length] == rx,
+           "RX: descriptor DONE and the frame's bytes in guest RAM")
+
+        # compression: TX compresses the marked range, the wire carries the
+        # shim, and the frame sent back is restored within 2^-k
+        rng = random.Random(5)
+        floats = [rng.gauss(0, 0.01) for _ in range(256)]
+        payload = struct.pack("<256f", *floats)
+        g = udp_frame(payload)
+        q.write(IRQ_ENABLE, 3)
+        i = r.send(g, compress=True, k=10, mode=2, roff=0, rlen=len(payload))
+        wire = peer.recv()
+        st = r.tx_status(i)
+        ok(wire is not None and wire[23] == 253 and len(wire) < len(g) and st & COMPRESSED,
+           "TX compression: IP protocol 253 on the wire, %d -> %d bytes" % (len(g), len(wire or b"")))
+        peer.send(wire)
+        ok(wait_for(lambda: r.rx_desc(1)[2] & DONE), "RX: the compressed frame is delivered")
+        addr, length, status = r.rx_desc(1)
+        back = bytes(ram[addr:addr + length])
+        restored = struct.unpack("<256f", back[42:42 + len(payload)]) if length == len(g) else None
+        err = max(abs(a - b) for a, b in zip(floats, restored)) if restored else math.inf
+        ok(status & RESTORED and restored is not None and back[:40] == g[:40] and err <= 2 ** -10,
+           "RX decompression: headers restored, max error %.3g <= 2^-10" % err)
+        pseudo = back[26:34] + struct.pack("!BBH", 0, 17, length - 34)
+        ok(restored is not None and csum16(pseudo + back[34:]) == 0,
+           "RX decompression: the restored UDP checksum is right")
+        ok(q.stat(ST_TX_COMP_FRAMES) == 1 and q.stat(ST_RX_DECOMP_FRAMES) == 1,
+           "statistics count one compressed and one restored frame")
+
+        # link faults: a malformed length closes the connection, link down;
+        # a new peer brings it back up
+        peer.s.sendall(struct.pack(">I", 0))
+        ok(peer.closed_by_other_end(), "a zero-length link message closes the connection")
+        ok(wait_for(lambda: q.read(STATUS) & 1 == 0), "link down after the malformed message")
+        peer = Peer(link_path)
+        ok(wait_for(lambda: q.read(STATUS) & 1 == 1), "link up again with a new peer")
+        peer.s.sendall(struct.pack(">I", 70000) + bytes(16))
+        ok(peer.closed_by_other_end(), "an over-long link message closes the connection")
+        peer = Peer(link_path)
+        ok(wait_for(lambda: q.read(STATUS) & 1 == 1), "link up with a third peer")
+        peer.send(rx)
+        ok(q.wait_irq(1) >= 1 and wait_for(lambda: r.rx_desc(2)[2] & DONE),
+           "frames flow again after the faults")
+
+        # idle: with nothing to do incsim sleeps
+        time.sleep(0.3)
+        c0 = cpu_seconds(p.pid)
+        time.sleep(1.0)
+        used = cpu_seconds(p.pid) - c0
+        ok(used < 0.1, "idle: %.2f s of CPU in 1 s" % used)
+
+        # QEMU goes away: incsim exits 0
+        ram.close()
+        q.close()
+        rc = p.wait(timeout=20)
+        err_text = p.stderr.read()
+        ok(rc == 0 and "QEMU disconnected" in err_text, "QEMU disconnect: incsim exits 0 (%d)" % rc)
+        ok("stats: nic rx_decomp_frames" in err_text, "--stats prints the NIC's counters")
+        for line in err_text.splitlines():
+            if "stats:" in line and ("clocks" in line or "interrupts" in line or "link" in line):
+                diag(line)
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+        for f in (ram_path,):
+            try:
+                os.unlink(f)
+            except FileNotFoundError:
+                pass
+    print("1..%d" % n_test)
+    return 1 if n_fail else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
