@@ -10,7 +10,7 @@ SAN	?=
 CSTD	:= -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 WARN	:= -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
 CFLAGS_ALL = $(CSTD) $(WARN) $(OPT) $(SAN) -Iuserspace/codec -Iuserspace/tools \
-	-Iuserspace/wire -Itests/lib -Isim/engines -MMD -MP
+	-Iuserspace/wire -Itests/lib -Isim/engines -Iinclude -MMD -MP
 LDFLAGS_ALL = $(SAN) -pthread
 
 Q	:= $(if $(V),,@)
@@ -42,7 +42,7 @@ TESTS := test_exhaustive test_roundtrip test_special test_gradients test_file \
 BINS  := $(TOOLS:%=$(BUILD)/bin/%) $(BENCH:%=$(BUILD)/bin/%)
 TBINS := $(TESTS:%=$(BUILD)/tests/%)
 
-.PHONY: all deps check demo bench-codec bench-rtl synth-report clean asan fuzz \
+.PHONY: all deps check demo bench-codec bench-rtl bench-incsim synth-report clean asan fuzz \
 	rtl-models
 # keep objects that pattern rules chain through
 .SECONDARY:
@@ -175,7 +175,17 @@ $(BUILD)/bin/incsim: $(INCSIM_OBJS) $(O)/sim/nic/nic_env.o $(O)/sim/nic/vl_nic.o
 	@echo "  LD      $@"
 	$(Q)g++ $(LDFLAGS_ALL) -o $@ $^ -lm
 
-rtl-models: $(BUILD)/bin/incsim $(BUILD)/tests/test_engines $(BUILD)/bin/inc-rtl-codec \
+$(O)/sim/incsim/shimc.o $(O)/sim/incsim/bench-incsim.o: XFLAGS := -Isim/nic -Iinclude/uapi
+$(BUILD)/bin/bench-incsim: $(O)/sim/incsim/bench-incsim.o $(O)/sim/incsim/shimc.o
+	@mkdir -p $(dir $@)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ -lm
+
+bench-incsim: deps
+	$(Q)$(MAKE) --no-print-directory $(BUILD)/bin/incsim $(BUILD)/bin/bench-incsim
+	$(Q)$(BUILD)/bin/bench-incsim
+
+rtl-models: $(BUILD)/bin/incsim $(BUILD)/bin/bench-incsim $(BUILD)/tests/test_engines $(BUILD)/bin/inc-rtl-codec \
 	$(BUILD)/bin/bench-rtl $(BUILD)/tests/test_nic
 
 synth-report: deps

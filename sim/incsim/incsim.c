@@ -39,6 +39,9 @@
 #define RUN_CLOCKS	64		/* clocks between looks at the ring */
 #define RUN_ROUNDS	16		/* ... and between looks at the fds */
 #define RX_QUEUE	8		/* link frames waiting for the MAC */
+#define NIC_CLK_MHZ	250		/* inc_nic's CLK_MHZ */
+#define TX_HOLD_ON	(256u << 10)	/* link bytes queued: MAC TX waits */
+#define TX_HOLD_OFF	(64u << 10)
 
 struct incsim {
 	const char *name;
@@ -51,6 +54,7 @@ struct incsim {
 	uint32_t cons;
 	int sigfd;
 	int trace;
+	int tx_hold;
 	/* counters */
 	uint64_t cmd_writes, cmd_reads, cmd_bad, cmd_lost, doorbells;
 	uint64_t irqs[2], irqs_unsent;
@@ -102,6 +106,7 @@ struct opts {
 	unsigned int vectors;
 	int stats, trace, random;
 	uint64_t seed;
+	double gbps;
 };
 
 static void usage(FILE *f)
@@ -109,7 +114,7 @@ static void usage(FILE *f)
 	fprintf(f,
 "usage: incsim --ivshmem PATH --ram PATH [--ram-size SIZE]\n"
 "              [--link-listen PATH | --link-connect PATH] [--vectors N]\n"
-"              [--name NAME] [--stats] [--random SEED] [--trace]\n"
+"              [--gbps G] [--name NAME] [--stats] [--random SEED] [--trace]\n"
 "Runs the NIC's RTL as QEMU's ivshmem-doorbell device; see docs/sim.md.\n");
 }
 
@@ -151,6 +156,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{ "link-listen", required_argument, NULL, 'l' },
 		{ "link-connect", required_argument, NULL, 'c' },
 		{ "vectors", required_argument, NULL, 'v' },
+		{ "gbps", required_argument, NULL, 'g' },
 		{ "name", required_argument, NULL, 'n' },
 		{ "stats", no_argument, NULL, 'S' },
 		{ "random", required_argument, NULL, 'R' },
@@ -164,6 +170,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 
 	memset(o, 0, sizeof(*o));
 	o->vectors = 2;
+	o->gbps = 10;
 	o->name = "incsim";
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
@@ -186,6 +193,14 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			if (errno || *end || v < 2 || v > 64)
 				return bad_opt("bad --vectors (2..64): %s", optarg);
 			o->vectors = (unsigned int)v;
+			break;
+		case 'g':
+			errno = 0;
+			o->gbps = strtod(optarg, &end);
+			if (errno || *end || end == optarg || !(o->gbps >= 0) ||
+			    o->gbps > 1000)
+				return bad_opt("bad --gbps (0..1000, 0: no limit): %s",
+					       optarg);
 			break;
 		case 'n': o->name = optarg; break;
 		case 'S': o->stats = 1; break;
@@ -361,6 +376,21 @@ static void on_irq(void *ctx, int vector, uint64_t clock)
 		s->irqs_unsent++;
 }
 
+/* Flow control: a peer that does not keep up holds the MAC back. */
+static void update_hold(struct incsim *s)
+{
+	size_t q;
+	int hold;
+
+	if (!s->have_link)
+		return;
+	q = link_queued(&s->link);
+	hold = q > TX_HOLD_ON || (s->tx_hold && q > TX_HOLD_OFF);
+	if (hold != s->tx_hold)
+		nic_env_set_tx_hold(s->env, hold);
+	s->tx_hold = hold;
+}
+
 static void forward_tx(struct incsim *s)
 {
 	size_t i, n = nic_env_tx_count(s->env);
@@ -373,6 +403,7 @@ static void forward_tx(struct incsim *s)
 	}
 	if (n)
 		nic_env_tx_clear(s->env);
+	update_hold(s);
 }
 
 static void link_rx(void *ctx, const uint8_t *f, size_t len)
@@ -395,13 +426,17 @@ static void run_nic(struct incsim *s)
 	int64_t t0 = now_ns();
 	int i;
 
-	for (i = 0; i < RUN_ROUNDS; i++) {
+	/* held back by the link, run a little: RX may have work */
+	for (i = 0; i < (s->tx_hold ? 1 : RUN_ROUNDS); i++) {
 		exec_ring(s);
 		if (nic_env_idle(s->env) && !ring_pending(s))
 			break;
 		nic_env_step(s->env, RUN_CLOCKS);
 		forward_tx(s);
 	}
+	atomic_store_explicit((_Atomic uint64_t *)(s->ivs.bar2 +
+						   INCSIM_OFF_CLOCKS),
+			      nic_env_clock(s->env), memory_order_relaxed);
 	s->busy_ns += (uint64_t)(now_ns() - t0);
 }
 
@@ -440,7 +475,7 @@ static void print_stats(struct incsim *s, int64_t wall_ns)
 		    l->tx_frames, l->tx_bytes, l->rx_frames, l->rx_bytes,
 		    l->tx_dropped_down, l->tx_dropped_full, l->malformed,
 		    l->connects, l->disconnects);
-	for (n = 0; n < NIC_ST_N; n++)
+	for (n = 0; n < INC_ST_N; n++)
 		msg(s, "stats: nic %-22s %" PRIu64, nic_stat_name(n),
 		    nic_stat(s->env, n));
 	msg(s, "stats: interface errors %" PRIu64 " (dma_range %" PRIu64
@@ -471,9 +506,12 @@ static int loop(struct incsim *s)
 	int stop = STOP_NONE;
 
 	while (stop == STOP_NONE) {
-		int busy = !nic_env_idle(s->env) || ring_pending(s) ||
+		int idle = nic_env_idle(s->env);
+		int busy = (!idle && !s->tx_hold) || ring_pending(s) ||
 			   nic_env_rx_pending(s->env);
-		int timeout = busy ? 0 : -1, np = 0, i_sig, i_lis, i_conn = -1;
+		/* held back by the link: look again soon, not at once */
+		int timeout = busy ? 0 : !idle ? 1 : -1;
+		int np = 0, i_sig, i_lis, i_conn = -1;
 		int i_db, i_link, r;
 		unsigned int v;
 		char err[160];
@@ -499,7 +537,7 @@ static int loop(struct incsim *s)
 			msg(s, "poll: %s", strerror(errno));
 			return STOP_FATAL;
 		}
-		if (!busy)
+		if (timeout)
 			s->wakeups++;
 		(void)i_link;
 		if (r > 0 && p[i_sig].revents)
@@ -530,8 +568,10 @@ static int loop(struct incsim *s)
 			nic_env_set_link(s->env, link_up(&s->link));
 		}
 		run_nic(s);
-		if (s->have_link)
+		if (s->have_link) {
 			link_flush(&s->link);
+			update_hold(s);
+		}
 	}
 	return stop;
 }
@@ -574,6 +614,7 @@ int main(int argc, char **argv)
 	cfg.mem_size = s.ram_size;
 	cfg.mem_ext = s.ram;
 	cfg.link_up = 0;
+	cfg.wire_bytes_per_clk = o.gbps * 1e9 / 8 / (NIC_CLK_MHZ * 1e6);
 	cfg.log = env_log;
 	cfg.log_ctx = &s;
 	cfg.trace = o.trace;

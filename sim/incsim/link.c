@@ -274,6 +274,11 @@ void link_service(struct link *l, int64_t now_ms,
 	do_write(l);
 }
 
+size_t link_queued(const struct link *l)
+{
+	return l->out_len;
+}
+
 void link_flush(struct link *l)
 {
 	do_write(l);

@@ -62,6 +62,8 @@ void link_service(struct link *l, int64_t now_ms,
 		  int (*more)(void *ctx), void *ctx);
 /* Queue a frame; dropped (and counted) with no peer or a full queue. */
 void link_send(struct link *l, const uint8_t *f, size_t len);
+/* Bytes queued for the peer. */
+size_t link_queued(const struct link *l);
 /* Write what the socket takes now. */
 void link_flush(struct link *l);
 

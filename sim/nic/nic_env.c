@@ -87,6 +87,10 @@ struct nic_env {
 	size_t wr_n, wr_cap, wr_req, wr_data;
 	uint64_t wr_last_done;
 
+	/* MAC line rate: bytes the wire may still carry now (TX, RX) */
+	double tx_credit, rx_credit;
+	int tx_hold;
+
 	/* MAC TX */
 	uint8_t *tx_cur;
 	size_t tx_cur_len, tx_cur_cap;
@@ -303,6 +307,7 @@ static void clear_services(struct nic_env *e)
 	e->rx_pos = 0;
 	e->rx_hold = e->rx_started = 0;
 	e->rx_idle = 0;
+	e->tx_credit = e->rx_credit = 0;
 	e->irq_n = 0;
 	memset(&e->csr, 0, sizeof(e->csr));
 	memset(&e->h_rdreq, 0, sizeof(e->h_rdreq));
@@ -382,6 +387,11 @@ const struct nic_env_cfg *nic_env_get_cfg(const struct nic_env *e)
 struct vl_nic *nic_env_model(struct nic_env *e)
 {
 	return e->nic;
+}
+
+void nic_env_set_tx_hold(struct nic_env *e, int hold)
+{
+	e->tx_hold = hold;
 }
 
 void nic_env_set_link(struct nic_env *e, int up)
@@ -617,6 +627,8 @@ static void drive_rx(struct nic_env *e)
 		}
 		if (e->rx_idle) {
 			e->rx_idle--;
+		} else if (e->cfg.wire_bytes_per_clk > 0 && e->rx_credit < 0) {
+			/* the wire has not delivered the next beat yet */
 		} else if (!(e->rx_pos && chance(e, e->cfg.rx_gap))) {
 			size_t n = it->len - e->rx_pos;
 
@@ -639,17 +651,31 @@ static void drive_rx(struct nic_env *e)
 	}
 }
 
+/* The wire's credit grows by its rate each clock, up to one beat. */
+static void wire_tick(const struct nic_env *e, double *credit)
+{
+	*credit += e->cfg.wire_bytes_per_clk;
+	if (*credit > VL_NIC_BEAT)
+		*credit = VL_NIC_BEAT;
+}
+
 static void drive(struct nic_env *e)
 {
 	struct vl_nic_io *io = &e->io;
+	int paced = e->cfg.wire_bytes_per_clk > 0;
 
+	if (paced) {
+		wire_tick(e, &e->tx_credit);
+		wire_tick(e, &e->rx_credit);
+	}
 	io->rst = 0;
 	io->link_up = e->cfg.link_up;
 	drive_csr(e);
 	drive_rd(e);
 	drive_wr(e);
 	io->m_irq_ready = !chance(e, e->cfg.irq_stall);
-	io->m_axis_tx_tready = !chance(e, e->cfg.tx_stall);
+	io->m_axis_tx_tready = !chance(e, e->cfg.tx_stall) && !e->tx_hold &&
+			       !(paced && e->tx_credit < 0);
 	drive_rx(e);
 }
 
@@ -905,6 +931,8 @@ static void sample_tx(struct nic_env *e)
 	memcpy(e->tx_cur + e->tx_cur_len, io->m_axis_tx_tdata, (size_t)n);
 	e->tx_cur_len += (size_t)n;
 	e->cnt.tx_beats++;
+	if (e->cfg.wire_bytes_per_clk > 0)
+		e->tx_credit -= n + (io->m_axis_tx_tlast ? NIC_WIRE_OVERHEAD : 0);
 	if (io->m_axis_tx_tlast) {
 		struct nic_frame *f;
 
@@ -933,6 +961,9 @@ static void sample_rx(struct nic_env *e)
 	e->rx_pos += e->rx_beat;
 	e->rx_hold = 0;
 	e->cnt.rx_beats++;
+	if (e->cfg.wire_bytes_per_clk > 0)
+		e->rx_credit -= e->rx_beat +
+			(e->rx_pos == e->rx[e->rx_head].len ? NIC_WIRE_OVERHEAD : 0);
 	if (e->rx_pos == e->rx[e->rx_head].len) {
 		trace(e, "MAC RX frame %zu bytes%s", e->rx_pos,
 		      e->rx[e->rx_head].tuser ? " (tuser)" : "");
@@ -1054,24 +1085,19 @@ uint32_t nic_csr_read(struct nic_env *e, uint16_t addr)
 
 uint64_t nic_stat(struct nic_env *e, int n)
 {
-	uint64_t lo = nic_csr_read(e, (uint16_t)(NIC_STATS + 8 * n));
-	uint64_t hi = nic_csr_read(e, (uint16_t)(NIC_STATS + 8 * n + 4));
+	uint64_t lo = nic_csr_read(e, (uint16_t)(INC_STATS + 8 * n));
+	uint64_t hi = nic_csr_read(e, (uint16_t)(INC_STATS + 8 * n + 4));
 
 	return hi << 32 | lo;
 }
 
 const char *nic_stat_name(int n)
 {
-	static const char *const names[NIC_ST_N] = {
-		"tx_frames", "tx_bytes", "tx_comp_frames", "tx_comp_in_bytes",
-		"tx_comp_out_bytes", "tx_bytes_saved", "tx_comp_skipped",
-		"tx_desc_errors", "rx_frames", "rx_bytes", "rx_decomp_frames",
-		"rx_decomp_in_bytes", "rx_decomp_out_bytes", "rx_drop_malformed",
-		"rx_drop_no_buffer", "rx_drop_mac", "rx_delivered",
-		"rx_delivered_bytes",
-	};
+#define NAME(n, name) [n] = #name,
+	static const char *const names[INC_ST_N] = { INC_STATS_LIST(NAME) };
+#undef NAME
 
-	return n >= 0 && n < NIC_ST_N ? names[n] : "?";
+	return n >= 0 && n < INC_ST_N ? names[n] : "?";
 }
 
 /* ---- driver ---- */
@@ -1143,8 +1169,8 @@ static void drv_on_write(void *ctx, uint64_t addr, const uint8_t *data,
 	struct nic_drv *d = ctx;
 	struct nic_env *e = d->env;
 	uint64_t end = addr + len;
-	uint64_t tx_end = d->tx_ring + ((uint64_t)NIC_TXD_BYTES << d->tx_log2);
-	uint64_t rx_end = d->rx_ring + ((uint64_t)NIC_RXD_BYTES << d->rx_log2);
+	uint64_t tx_end = d->tx_ring + ((uint64_t)INC_TXD_BYTES << d->tx_log2);
+	uint64_t rx_end = d->rx_ring + ((uint64_t)INC_RXD_BYTES << d->rx_log2);
 	uint64_t stride = d->buf_size + BUF_SLACK;
 	uint64_t rxb_end = d->rx_bufs + (stride << d->rx_log2);
 	const uint8_t *old = nic_env_mem(e, addr, len);
@@ -1155,8 +1181,8 @@ static void drv_on_write(void *ctx, uint64_t addr, const uint8_t *data,
 		uint64_t a;
 
 		for (a = addr; a < end; a++) {
-			unsigned int off = (unsigned int)((a - d->tx_ring) % NIC_TXD_BYTES);
-			unsigned int slot = (unsigned int)((a - d->tx_ring) / NIC_TXD_BYTES);
+			unsigned int off = (unsigned int)((a - d->tx_ring) % INC_TXD_BYTES);
+			unsigned int slot = (unsigned int)((a - d->tx_ring) / INC_TXD_BYTES);
 
 			if (off < 24 && data[a - addr] != old[a - addr]) {
 				d->err.desc_clobber++;
@@ -1172,8 +1198,8 @@ static void drv_on_write(void *ctx, uint64_t addr, const uint8_t *data,
 		uint64_t a;
 
 		for (a = addr; a < end; a++) {
-			unsigned int off = (unsigned int)((a - d->rx_ring) % NIC_RXD_BYTES);
-			unsigned int slot = (unsigned int)((a - d->rx_ring) / NIC_RXD_BYTES);
+			unsigned int off = (unsigned int)((a - d->rx_ring) % INC_RXD_BYTES);
+			unsigned int slot = (unsigned int)((a - d->rx_ring) / INC_RXD_BYTES);
 
 			if (off < 10 && data[a - addr] != old[a - addr]) {
 				d->err.desc_clobber++;
@@ -1217,33 +1243,33 @@ int nic_drv_init(struct nic_drv *d, struct nic_env *e, unsigned int tx_log2,
 	d->tx_log2 = tx_log2;
 	d->rx_log2 = rx_log2;
 	d->buf_size = buf_size;
-	d->tx_ring = nic_env_alloc(e, (size_t)NIC_TXD_BYTES << tx_log2, NIC_TXD_BYTES);
-	d->rx_ring = nic_env_alloc(e, (size_t)NIC_RXD_BYTES << rx_log2, NIC_RXD_BYTES);
+	d->tx_ring = nic_env_alloc(e, (size_t)INC_TXD_BYTES << tx_log2, INC_TXD_BYTES);
+	d->rx_ring = nic_env_alloc(e, (size_t)INC_RXD_BYTES << rx_log2, INC_RXD_BYTES);
 	d->tx_bufs = nic_env_alloc(e, (size_t)(stride << tx_log2), 64);
 	d->rx_bufs = nic_env_alloc(e, (size_t)(stride << rx_log2), 64);
 	if (!d->tx_ring || !d->rx_ring || !d->tx_bufs || !d->rx_bufs)
 		return -1;
-	memset(nic_env_mem(e, d->tx_ring, (size_t)NIC_TXD_BYTES << tx_log2), 0,
-	       (size_t)NIC_TXD_BYTES << tx_log2);
-	memset(nic_env_mem(e, d->rx_ring, (size_t)NIC_RXD_BYTES << rx_log2), 0,
-	       (size_t)NIC_RXD_BYTES << rx_log2);
+	memset(nic_env_mem(e, d->tx_ring, (size_t)INC_TXD_BYTES << tx_log2), 0,
+	       (size_t)INC_TXD_BYTES << tx_log2);
+	memset(nic_env_mem(e, d->rx_ring, (size_t)INC_RXD_BYTES << rx_log2), 0,
+	       (size_t)INC_RXD_BYTES << rx_log2);
 	d->rx_written = calloc((size_t)1 << rx_log2, sizeof(*d->rx_written));
 	d->rx_buf_len = calloc((size_t)1 << rx_log2, sizeof(*d->rx_buf_len));
 	if (!d->rx_written || !d->rx_buf_len)
 		return -1;
 
-	cons = (uint16_t)nic_csr_read(e, NIC_TXQ + NIC_Q_CONS);
-	if (nic_csr_write(e, NIC_TXQ + NIC_Q_BASE_LO, (uint32_t)d->tx_ring) ||
-	    nic_csr_write(e, NIC_TXQ + NIC_Q_BASE_HI, (uint32_t)(d->tx_ring >> 32)) ||
-	    nic_csr_write(e, NIC_TXQ + NIC_Q_SIZE, tx_log2) ||
-	    nic_csr_write(e, NIC_TXQ + NIC_Q_PROD, cons))
+	cons = (uint16_t)nic_csr_read(e, INC_TXQ + INC_Q_CONS);
+	if (nic_csr_write(e, INC_TXQ + INC_Q_BASE_LO, (uint32_t)d->tx_ring) ||
+	    nic_csr_write(e, INC_TXQ + INC_Q_BASE_HI, (uint32_t)(d->tx_ring >> 32)) ||
+	    nic_csr_write(e, INC_TXQ + INC_Q_SIZE, tx_log2) ||
+	    nic_csr_write(e, INC_TXQ + INC_Q_PROD, cons))
 		return -1;
 	d->tx_prod = d->tx_clean = d->tx_kicked = cons;
-	cons = (uint16_t)nic_csr_read(e, NIC_RXQ + NIC_Q_CONS);
-	if (nic_csr_write(e, NIC_RXQ + NIC_Q_BASE_LO, (uint32_t)d->rx_ring) ||
-	    nic_csr_write(e, NIC_RXQ + NIC_Q_BASE_HI, (uint32_t)(d->rx_ring >> 32)) ||
-	    nic_csr_write(e, NIC_RXQ + NIC_Q_SIZE, rx_log2) ||
-	    nic_csr_write(e, NIC_RXQ + NIC_Q_PROD, cons))
+	cons = (uint16_t)nic_csr_read(e, INC_RXQ + INC_Q_CONS);
+	if (nic_csr_write(e, INC_RXQ + INC_Q_BASE_LO, (uint32_t)d->rx_ring) ||
+	    nic_csr_write(e, INC_RXQ + INC_Q_BASE_HI, (uint32_t)(d->rx_ring >> 32)) ||
+	    nic_csr_write(e, INC_RXQ + INC_Q_SIZE, rx_log2) ||
+	    nic_csr_write(e, INC_RXQ + INC_Q_PROD, cons))
 		return -1;
 	d->rx_prod = d->rx_clean = d->rx_kicked = cons;
 	nic_env_on_write(e, drv_on_write, d);
@@ -1271,17 +1297,17 @@ int nic_drv_tx_post_desc(struct nic_drv *d, const uint8_t *f, size_t copy,
 {
 	unsigned int slot = d->tx_prod & ((1u << d->tx_log2) - 1);
 	uint64_t buf = tx_buf_addr(d, slot);
-	uint8_t *desc = nic_env_mem(d->env, d->tx_ring + (uint64_t)slot * NIC_TXD_BYTES,
-				    NIC_TXD_BYTES);
+	uint8_t *desc = nic_env_mem(d->env, d->tx_ring + (uint64_t)slot * INC_TXD_BYTES,
+				    INC_TXD_BYTES);
 
 	if (!nic_drv_tx_space(d) || copy > d->buf_size)
 		return -1;
 	memcpy(nic_env_mem(d->env, buf, copy), f, copy);
-	memset(desc, 0, NIC_TXD_BYTES);
+	memset(desc, 0, INC_TXD_BYTES);
 	put_le(desc, buf, 8);
 	put_le(desc + 8, len_field, 2);
 	if (o) {
-		put_le(desc + 10, o->compress ? NIC_TXD_COMPRESS : 0, 2);
+		put_le(desc + 10, o->compress ? INC_TXD_COMPRESS : 0, 2);
 		desc[12] = (uint8_t)o->k;
 		desc[13] = (uint8_t)o->mode;
 		put_le(desc + 14, o->range_off, 2);
@@ -1300,20 +1326,20 @@ int nic_drv_tx_post(struct nic_drv *d, const uint8_t *f, size_t len,
 int nic_drv_tx_kick(struct nic_drv *d)
 {
 	d->tx_kicked = d->tx_prod;
-	return nic_csr_write(d->env, NIC_TXQ + NIC_Q_PROD, d->tx_prod);
+	return nic_csr_write(d->env, INC_TXQ + INC_Q_PROD, d->tx_prod);
 }
 
 int nic_drv_tx_reap(struct nic_drv *d, struct nic_tx_done *out)
 {
 	unsigned int slot = d->tx_clean & ((1u << d->tx_log2) - 1);
-	uint8_t *desc = nic_env_mem(d->env, d->tx_ring + (uint64_t)slot * NIC_TXD_BYTES,
-				    NIC_TXD_BYTES);
+	uint8_t *desc = nic_env_mem(d->env, d->tx_ring + (uint64_t)slot * INC_TXD_BYTES,
+				    INC_TXD_BYTES);
 	uint32_t st;
 
 	if (d->tx_clean == d->tx_prod)
 		return 0;
 	st = (uint32_t)get_le(desc + 24, 4);
-	if (!(st & NIC_DESC_DONE))
+	if (!(st & INC_DESC_DONE))
 		return 0;
 	out->slot = slot;
 	out->status = st;
@@ -1330,12 +1356,12 @@ unsigned int nic_drv_rx_space(const struct nic_drv *d)
 int nic_drv_rx_post(struct nic_drv *d, uint16_t buf_len)
 {
 	unsigned int slot = d->rx_prod & ((1u << d->rx_log2) - 1);
-	uint8_t *desc = nic_env_mem(d->env, d->rx_ring + (uint64_t)slot * NIC_RXD_BYTES,
-				    NIC_RXD_BYTES);
+	uint8_t *desc = nic_env_mem(d->env, d->rx_ring + (uint64_t)slot * INC_RXD_BYTES,
+				    INC_RXD_BYTES);
 
 	if (!nic_drv_rx_space(d) || buf_len > d->buf_size)
 		return -1;
-	memset(desc, 0, NIC_RXD_BYTES);
+	memset(desc, 0, INC_RXD_BYTES);
 	put_le(desc, rx_buf_addr(d, slot), 8);
 	put_le(desc + 8, buf_len, 2);
 	d->rx_written[slot] = 0;
@@ -1347,20 +1373,20 @@ int nic_drv_rx_post(struct nic_drv *d, uint16_t buf_len)
 int nic_drv_rx_kick(struct nic_drv *d)
 {
 	d->rx_kicked = d->rx_prod;
-	return nic_csr_write(d->env, NIC_RXQ + NIC_Q_PROD, d->rx_prod);
+	return nic_csr_write(d->env, INC_RXQ + INC_Q_PROD, d->rx_prod);
 }
 
 int nic_drv_rx_reap(struct nic_drv *d, struct nic_rx_done *out)
 {
 	unsigned int slot = d->rx_clean & ((1u << d->rx_log2) - 1);
-	uint8_t *desc = nic_env_mem(d->env, d->rx_ring + (uint64_t)slot * NIC_RXD_BYTES,
-				    NIC_RXD_BYTES);
+	uint8_t *desc = nic_env_mem(d->env, d->rx_ring + (uint64_t)slot * INC_RXD_BYTES,
+				    INC_RXD_BYTES);
 	uint32_t st;
 
 	if (d->rx_clean == d->rx_prod)
 		return 0;
 	st = (uint32_t)get_le(desc + 12, 4);
-	if (!(st & NIC_DESC_DONE))
+	if (!(st & INC_DESC_DONE))
 		return 0;
 	out->slot = slot;
 	out->status = st;
@@ -1377,7 +1403,7 @@ static uint16_t cons_check(struct nic_drv *d, uint16_t q, uint16_t clean,
 			   uint16_t kicked, uint64_t ring, unsigned int dsize,
 			   unsigned int log2, unsigned int st_off)
 {
-	uint16_t cons = (uint16_t)nic_csr_read(d->env, (uint16_t)(q + NIC_Q_CONS)), i;
+	uint16_t cons = (uint16_t)nic_csr_read(d->env, (uint16_t)(q + INC_Q_CONS)), i;
 
 	if ((uint16_t)(cons - clean) > (uint16_t)(kicked - clean)) {
 		d->err.cons_ahead++;
@@ -1388,7 +1414,7 @@ static uint16_t cons_check(struct nic_drv *d, uint16_t q, uint16_t clean,
 		const uint8_t *desc = nic_env_mem(d->env, ring + (uint64_t)slot * dsize,
 						  dsize);
 
-		if (!(get_le(desc + st_off, 4) & NIC_DESC_DONE)) {
+		if (!(get_le(desc + st_off, 4) & INC_DESC_DONE)) {
 			d->err.cons_ahead++;
 			break;
 		}
@@ -1398,14 +1424,14 @@ static uint16_t cons_check(struct nic_drv *d, uint16_t q, uint16_t clean,
 
 uint16_t nic_drv_tx_cons(struct nic_drv *d)
 {
-	return cons_check(d, NIC_TXQ, d->tx_clean, d->tx_kicked, d->tx_ring,
-			  NIC_TXD_BYTES, d->tx_log2, 24);
+	return cons_check(d, INC_TXQ, d->tx_clean, d->tx_kicked, d->tx_ring,
+			  INC_TXD_BYTES, d->tx_log2, 24);
 }
 
 uint16_t nic_drv_rx_cons(struct nic_drv *d)
 {
-	return cons_check(d, NIC_RXQ, d->rx_clean, d->rx_kicked, d->rx_ring,
-			  NIC_RXD_BYTES, d->rx_log2, 12);
+	return cons_check(d, INC_RXQ, d->rx_clean, d->rx_kicked, d->rx_ring,
+			  INC_RXD_BYTES, d->rx_log2, 12);
 }
 
 static unsigned int done_pending(const struct nic_drv *d, uint64_t ring,
@@ -1421,20 +1447,20 @@ static unsigned int done_pending(const struct nic_drv *d, uint64_t ring,
 		const uint8_t *desc = nic_env_mem(d->env, ring + (uint64_t)slot * dsize,
 						  dsize);
 
-		n += (get_le(desc + st_off, 4) & NIC_DESC_DONE) != 0;
+		n += (get_le(desc + st_off, 4) & INC_DESC_DONE) != 0;
 	}
 	return n;
 }
 
 unsigned int nic_drv_tx_done_pending(const struct nic_drv *d)
 {
-	return done_pending(d, d->tx_ring, NIC_TXD_BYTES, d->tx_log2, 24,
+	return done_pending(d, d->tx_ring, INC_TXD_BYTES, d->tx_log2, 24,
 			    d->tx_clean, d->tx_prod);
 }
 
 unsigned int nic_drv_rx_done_pending(const struct nic_drv *d)
 {
-	return done_pending(d, d->rx_ring, NIC_RXD_BYTES, d->rx_log2, 12,
+	return done_pending(d, d->rx_ring, INC_RXD_BYTES, d->rx_log2, 12,
 			    d->rx_clean, d->rx_prod);
 }
 

@@ -28,72 +28,18 @@
 #include <stdint.h>
 
 #include "vl_nic.h"
+#include "hw/inc_nic_regs.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* ---- registers and descriptors (docs/regmap.md) ---- */
-#define NIC_MAGIC		0x00
-#define NIC_VERSION		0x04
-#define NIC_FEATURES		0x08
-#define NIC_CONFIG		0x0c
-#define NIC_SCRATCH		0x10
-#define NIC_BUILD		0x14
-#define NIC_CTRL		0x100
-#define NIC_STATUS		0x104
-#define NIC_MAC_LO		0x108
-#define NIC_MAC_HI		0x10c
-#define NIC_MAX_FRAME		0x110
-#define NIC_TXQ			0x200
-#define NIC_RXQ			0x300
-#define NIC_Q_BASE_LO		0x00
-#define NIC_Q_BASE_HI		0x04
-#define NIC_Q_SIZE		0x08
-#define NIC_Q_PROD		0x0c
-#define NIC_Q_CONS		0x10
-#define NIC_IRQ_STATUS		0x400
-#define NIC_IRQ_ENABLE		0x404
-#define NIC_IRQ_COAL_TX		0x408
-#define NIC_IRQ_COAL_RX		0x40c
-#define NIC_STATS		0x1000
-
-#define NIC_MAGIC_VALUE		0x31434e49u
-
-#define NIC_CTRL_TX_EN		(1u << 0)
-#define NIC_CTRL_RX_EN		(1u << 1)
-#define NIC_CTRL_LOOPBACK	(1u << 2)
-
-#define NIC_STATUS_LINK		(1u << 0)
-#define NIC_STATUS_TX_IDLE	(1u << 1)
-#define NIC_STATUS_RX_IDLE	(1u << 2)
-
-#define NIC_IRQ_TX		0	/* vectors */
-#define NIC_IRQ_RX		1
-
-enum nic_stat {
-	NIC_ST_TX_FRAMES, NIC_ST_TX_BYTES, NIC_ST_TX_COMP_FRAMES,
-	NIC_ST_TX_COMP_IN_BYTES, NIC_ST_TX_COMP_OUT_BYTES, NIC_ST_TX_BYTES_SAVED,
-	NIC_ST_TX_COMP_SKIPPED, NIC_ST_TX_DESC_ERRORS,
-	NIC_ST_RX_FRAMES, NIC_ST_RX_BYTES, NIC_ST_RX_DECOMP_FRAMES,
-	NIC_ST_RX_DECOMP_IN_BYTES, NIC_ST_RX_DECOMP_OUT_BYTES,
-	NIC_ST_RX_DROP_MALFORMED, NIC_ST_RX_DROP_NO_BUFFER, NIC_ST_RX_DROP_MAC,
-	NIC_ST_RX_DELIVERED, NIC_ST_RX_DELIVERED_BYTES,
-	NIC_ST_N
-};
+/* Register offsets, descriptors and counters: include/hw/inc_nic_regs.h */
 const char *nic_stat_name(int n);
 
-#define NIC_TXD_BYTES		32
-#define NIC_RXD_BYTES		16
-#define NIC_TXD_COMPRESS	(1u << 0)	/* flags */
-#define NIC_DESC_DONE		(1u << 31)	/* status, both rings */
-#define NIC_TXS_COMPRESSED	(1u << 30)
-#define NIC_TXS_ERROR		(1u << 29)
-#define NIC_TXS_OUTCOME(s)	(((s) >> 16) & 0xffu)
-#define NIC_TXS_BYTES(s)	((s) & 0xffffu)
-#define NIC_RXS_RESTORED	(1u << 30)
-
 /* ---- the environment ---- */
+
+#define NIC_WIRE_OVERHEAD	24	/* preamble 8, FCS 4, gap 12 */
 
 struct nic_env_cfg {
 	uint64_t seed;
@@ -121,6 +67,10 @@ struct nic_env_cfg {
 	 * and 0..rx_ifg_max idle clocks before each frame */
 	double rx_gap;
 	unsigned int rx_ifg_max;
+	/* MAC line rate, bytes per clock (0: no limit): TX tready and RX
+	 * beats are paced so that frames, plus NIC_WIRE_OVERHEAD bytes each
+	 * (preamble, FCS, inter-frame gap), pass at this rate on average */
+	double wire_bytes_per_clk;
 	/* MSI-X: chance ready is low on a clock */
 	double irq_stall;
 	/* AXI4-Lite: awvalid and wvalid start 0..csr_skew_max clocks apart;
@@ -192,6 +142,8 @@ void nic_env_set_cfg(struct nic_env *e, const struct nic_env_cfg *cfg);
 const struct nic_env_cfg *nic_env_get_cfg(const struct nic_env *e);
 struct vl_nic *nic_env_model(struct nic_env *e);
 void nic_env_set_link(struct nic_env *e, int up);
+/* Hold MAC TX tready low (flow control: the link cannot take more). */
+void nic_env_set_tx_hold(struct nic_env *e, int hold);
 
 /* Clocks since the environment was created. */
 uint64_t nic_env_clock(const struct nic_env *e);

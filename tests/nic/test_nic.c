@@ -704,7 +704,7 @@ static void run_traffic(struct run *r)
 		reap_rx(r, !r->no_refill);
 		if (r->irq_rearm && nic_env_irq_count(env) != irqs) {
 			irqs = nic_env_irq_count(env);
-			wr(NIC_IRQ_ENABLE, 3);
+			wr(INC_IRQ_ENABLE, 3);
 		}
 		if (r->tx_done == r->ntx && !nic_env_rx_pending(env) &&
 		    r->rx_next == r->nrx &&
@@ -727,15 +727,15 @@ static void run_traffic(struct run *r)
 		}
 	}
 	r->clocks = nic_env_clock(env) - t0;
-	r->status = rd(NIC_STATUS);
+	r->status = rd(INC_STATUS);
 	if (r->timed_out)
 		t_diag("gave up after %llu clocks (%llu without progress): %zu of %zu TX completions, %zu of %zu RX deliveries, %zu RX frames not yet injected; rx_drop_no_buffer %llu, rx_drop_malformed %llu",
 		       (unsigned long long)r->clocks,
 		       (unsigned long long)(nic_env_clock(env) - moved),
 		       r->tx_done, r->ntx, r->ngot,
 		       r->want, nic_env_rx_pending(env) + (r->nrx - r->rx_next),
-		       (unsigned long long)nic_stat(env, NIC_ST_RX_DROP_NO_BUFFER),
-		       (unsigned long long)nic_stat(env, NIC_ST_RX_DROP_MALFORMED));
+		       (unsigned long long)nic_stat(env, INC_ST_RX_DROP_NO_BUFFER),
+		       (unsigned long long)nic_stat(env, INC_ST_RX_DROP_MALFORMED));
 }
 
 /* ---- checks on a run ---- */
@@ -789,12 +789,12 @@ static int check_tx_status(const struct run *r, const char *what)
 		uint32_t st = i < r->tx_done ? r->tx_status[i] : 0, want;
 
 		if (it->bad_len)
-			want = NIC_DESC_DONE | NIC_TXS_ERROR;
+			want = INC_DESC_DONE | INC_TXS_ERROR;
 		else
-			want = NIC_DESC_DONE |
-			       (it->tx_res == INCW_TX_COMPRESSED ? NIC_TXS_COMPRESSED : 0) |
+			want = INC_DESC_DONE |
+			       (it->tx_res == INCW_TX_COMPRESSED ? INC_TXS_COMPRESSED : 0) |
 			       (uint32_t)it->tx_res << 16 | (uint32_t)it->wire_len;
-		if (it->bad_len ? (st & (NIC_DESC_DONE | NIC_TXS_ERROR | NIC_TXS_COMPRESSED)) != want :
+		if (it->bad_len ? (st & (INC_DESC_DONE | INC_TXS_ERROR | INC_TXS_COMPRESSED)) != want :
 				  st != want) {
 			if (bad++ < DIAG_MAX)
 				t_diag("TX status %zu (%s): 0x%08x, expected 0x%08x (%s%s, %u bytes)",
@@ -825,8 +825,8 @@ static int check_rx(const struct run *r, const char *what)
 		if (!it->deliver)
 			continue;
 		g = &r->got[j++];
-		st_want = NIC_DESC_DONE |
-			  (it->rx_res == INCW_RX_RESTORED ? NIC_RXS_RESTORED : 0);
+		st_want = INC_DESC_DONE |
+			  (it->rx_res == INCW_RX_RESTORED ? INC_RXS_RESTORED : 0);
 		if (g->len != it->deliv_len || memcmp(g->data, it->deliv, g->len) ||
 		    g->status != st_want) {
 			dump_frame(what, i, "rx-sent", r->loopback ? it->wire : it->f,
@@ -865,8 +865,8 @@ static int check_rx(const struct run *r, const char *what)
 
 static void check_idle(const struct run *r, const char *what)
 {
-	t_ok(!r->timed_out && (r->status & (NIC_STATUS_TX_IDLE | NIC_STATUS_RX_IDLE)) ==
-			      (NIC_STATUS_TX_IDLE | NIC_STATUS_RX_IDLE),
+	t_ok(!r->timed_out && (r->status & (INC_STATUS_TX_IDLE | INC_STATUS_RX_IDLE)) ==
+			      (INC_STATUS_TX_IDLE | INC_STATUS_RX_IDLE),
 	     "%s: finished in %llu clocks, STATUS says TX and RX idle (0x%x)",
 	     what, (unsigned long long)r->clocks, r->status);
 }
@@ -897,7 +897,7 @@ static int phase_begin(const char *name, const struct nic_env_cfg *cfg,
 		return -1;
 	}
 	if (max_frame)
-		wr(NIC_MAX_FRAME, max_frame);
+		wr(INC_MAX_FRAME, max_frame);
 	return 0;
 }
 
@@ -932,62 +932,62 @@ static void phase_id(void)
 
 	if (phase_begin(name, &cfg_std, 4, 4, 0))
 		return;
-	v = rd(NIC_MAGIC);
-	t_ok(v == NIC_MAGIC_VALUE, "MAGIC is 0x%08x (0x%08x)", NIC_MAGIC_VALUE, v);
-	v = rd(NIC_VERSION);
+	v = rd(INC_MAGIC);
+	t_ok(v == INC_MAGIC_VALUE, "MAGIC is 0x%08x (0x%08x)", INC_MAGIC_VALUE, v);
+	v = rd(INC_VERSION);
 	t_ok(v >> 16 == 1, "VERSION major 1 (0x%08x: %u.%u.%u)", v, v >> 16,
 	     v >> 8 & 255, v & 255);
-	v = rd(NIC_FEATURES);
+	v = rd(INC_FEATURES);
 	t_ok((v & 0x3ff) == 0x3ff,
 	     "FEATURES has bits 0..9: compression, decompression, paper, sparse, IPv6, VLAN, loopback, moderation, jumbo, 64-bit stats (0x%08x)",
 	     v);
-	v = rd(NIC_CONFIG);
+	v = rd(INC_CONFIG);
 	t_ok((v & 255) == 8 && (v >> 8 & 255) == 1 && v >> 16 == 9018,
 	     "CONFIG: 8 lanes, 1 queue pair, largest frame 9018 (0x%08x: %u, %u, %u)",
 	     v, v & 255, v >> 8 & 255, v >> 16);
 	for (i = 0; i < 4; i++) {
-		wr(NIC_SCRATCH, pat[i]);
-		v = rd(NIC_SCRATCH);
+		wr(INC_SCRATCH, pat[i]);
+		v = rd(INC_SCRATCH);
 		if (v != pat[i]) {
 			t_diag("SCRATCH: wrote 0x%08x, read 0x%08x", pat[i], v);
 			ok = 0;
 		}
 	}
 	t_ok(ok, "SCRATCH reads back what was written");
-	t_diag("BUILD 0x%08x", rd(NIC_BUILD));
-	v = rd(NIC_MAX_FRAME);
-	wr(NIC_MAX_FRAME, 9018);
-	t_ok(v == 1518 && rd(NIC_MAX_FRAME) == 9018,
+	t_diag("BUILD 0x%08x", rd(INC_BUILD));
+	v = rd(INC_MAX_FRAME);
+	wr(INC_MAX_FRAME, 9018);
+	t_ok(v == 1518 && rd(INC_MAX_FRAME) == 9018,
 	     "MAX_FRAME is 1518 after reset (%u) and takes 9018", v);
-	wr(NIC_MAC_LO, 0x44332211);
-	wr(NIC_MAC_HI, 0x6655);
-	v = rd(NIC_MAC_LO);
-	t_ok(v == 0x44332211 && (rd(NIC_MAC_HI) & 0xffff) == 0x6655,
+	wr(INC_MAC_LO, 0x44332211);
+	wr(INC_MAC_HI, 0x6655);
+	v = rd(INC_MAC_LO);
+	t_ok(v == 0x44332211 && (rd(INC_MAC_HI) & 0xffff) == 0x6655,
 	     "MAC_LO / MAC_HI read back (0x%08x)", v);
-	v = rd(NIC_STATUS);
+	v = rd(INC_STATUS);
 	nic_env_set_link(env, 0);
 	nic_env_step(env, 8);
-	ok = (v & NIC_STATUS_LINK) && !(rd(NIC_STATUS) & NIC_STATUS_LINK);
+	ok = (v & INC_STATUS_LINK) && !(rd(INC_STATUS) & INC_STATUS_LINK);
 	nic_env_set_link(env, 1);
 	nic_env_step(env, 8);
-	ok = ok && (rd(NIC_STATUS) & NIC_STATUS_LINK);
+	ok = ok && (rd(INC_STATUS) & INC_STATUS_LINK);
 	t_ok(ok, "STATUS bit 0 follows link_up");
-	v = rd(NIC_STATUS);
+	v = rd(INC_STATUS);
 	t_ok((v & 6) == 6, "STATUS: TX and RX idle after reset (0x%x)", v);
-	v = rd(NIC_TXQ + NIC_Q_BASE_LO);
-	t_ok(v == (uint32_t)drv.tx_ring && rd(NIC_RXQ + NIC_Q_SIZE) == 4 &&
-	     rd(NIC_TXQ + NIC_Q_CONS) == 0 && rd(NIC_RXQ + NIC_Q_PROD) == 0,
+	v = rd(INC_TXQ + INC_Q_BASE_LO);
+	t_ok(v == (uint32_t)drv.tx_ring && rd(INC_RXQ + INC_Q_SIZE) == 4 &&
+	     rd(INC_TXQ + INC_Q_CONS) == 0 && rd(INC_RXQ + INC_Q_PROD) == 0,
 	     "queue registers read back, CONS 0 after reset");
 	{
 		int bad = 0;
 
-		for (i = 0; i < NIC_ST_N; i++)
+		for (i = 0; i < INC_ST_N; i++)
 			if (nic_stat(env, i)) {
 				t_diag("stat %s is %llu after reset", nic_stat_name(i),
 				       (unsigned long long)nic_stat(env, i));
 				bad++;
 			}
-		t_ok(!bad, "all %d statistics counters read 0 after reset", NIC_ST_N);
+		t_ok(!bad, "all %d statistics counters read 0 after reset", INC_ST_N);
 	}
 	nic_csr_read_resp(env, 0x0ffc, &v, &resp);
 	t_diag("a read of an unused address (0x0ffc): 0x%08x, rresp %d", v, resp);
@@ -1027,17 +1027,17 @@ static void phase_control(void)
 	nic_drv_rx_kick(&drv);
 	nic_env_step(env, 3000);
 	ok = nic_env_counts(env)->rd_reqs == rd0 && nic_env_tx_count(env) == 0 &&
-	     rd(NIC_TXQ + NIC_Q_CONS) == 0;
+	     rd(INC_TXQ + INC_Q_CONS) == 0;
 	t_ok(ok, "%s: CTRL 0: posted TX descriptors wait (no DMA read, nothing sent, CONS 0)",
 	     name);
 	nic_env_rx_inject(env, it[3].f, it[3].len, 0, 0);
 	nic_env_run_until(env, env_quiet, NULL, 100000);
 	nic_env_step(env, 2000);
 	ok = nic_drv_rx_done_pending(&drv) == 0 &&
-	     nic_env_counts(env)->wr_reqs == wr0 && rd(NIC_RXQ + NIC_Q_CONS) == 0;
+	     nic_env_counts(env)->wr_reqs == wr0 && rd(INC_RXQ + INC_Q_CONS) == 0;
 	t_ok(ok, "%s: CTRL 0: a frame from the MAC is not delivered (no DMA write, CONS 0)",
 	     name);
-	wr(NIC_CTRL, NIC_CTRL_TX_EN | NIC_CTRL_RX_EN);
+	wr(INC_CTRL, INC_CTRL_TX_EN | INC_CTRL_RX_EN);
 	ok = !nic_env_run_until(env, tx_done_n, &three, 100000);
 	nic_env_run_until(env, env_quiet, NULL, 100000);
 	ok = ok && nic_env_tx_count(env) == 3;
@@ -1054,7 +1054,7 @@ static void phase_control(void)
 	     !memcmp(r.got[0].data, it[3].f, it[3].len);
 	t_ok(ok, "%s: TX_EN | RX_EN: the waiting frames go out in order, a new frame is delivered (%zu sent, %zu delivered)",
 	     name, nic_env_tx_count(env), r.ngot);
-	wr(NIC_CTRL, 0);
+	wr(INC_CTRL, 0);
 	run_free(&r);
 	for (i = 0; i < 4; i++)
 		item_free(&it[i]);
@@ -1082,7 +1082,7 @@ static void phase_unmarked_loopback(void)
 		expect_tx(&tx[i], 9018);
 		expect_rx(&tx[i], tx[i].wire, tx[i].wire_len, 9018, BUF_SIZE);
 	}
-	wr(NIC_CTRL, NIC_CTRL_TX_EN | NIC_CTRL_RX_EN | NIC_CTRL_LOOPBACK);
+	wr(INC_CTRL, INC_CTRL_TX_EN | INC_CTRL_RX_EN | INC_CTRL_LOOPBACK);
 	memset(&r, 0, sizeof(r));
 	r.tx = tx;
 	r.ntx = n;
@@ -1096,7 +1096,7 @@ static void phase_unmarked_loopback(void)
 	t_ok(nic_env_tx_count(env) == 0, "%s: nothing reaches m_axis_tx in loopback (%zu frames)",
 	     name, nic_env_tx_count(env));
 	check_idle(&r, name);
-	wr(NIC_CTRL, 0);
+	wr(INC_CTRL, 0);
 	run_free(&r);
 	items_free(tx, n);
 	phase_end(name);
@@ -1117,7 +1117,7 @@ static void phase_unmarked(void)
 		gen_unmarked(&rx[i], 9018);
 		expect_rx(&rx[i], rx[i].f, rx[i].len, 9018, BUF_SIZE);
 	}
-	wr(NIC_CTRL, NIC_CTRL_TX_EN | NIC_CTRL_RX_EN);
+	wr(INC_CTRL, INC_CTRL_TX_EN | INC_CTRL_RX_EN);
 	memset(&r, 0, sizeof(r));
 	r.tx = tx;
 	r.ntx = n;
@@ -1130,7 +1130,7 @@ static void phase_unmarked(void)
 	check_tx_status(&r, name);
 	check_rx(&r, name);
 	check_idle(&r, name);
-	wr(NIC_CTRL, 0);
+	wr(INC_CTRL, 0);
 	run_free(&r);
 	items_free(tx, n);
 	items_free(rx, n);
@@ -1178,7 +1178,7 @@ static void marked_run(const char *name, int loopback, size_t n, int ineligible)
 	if (comp)
 		t_diag("%s: compressed frames %zu -> %zu bytes on the wire (%.1f%%)", name,
 		       orig, wire, 100.0 * (double)wire / (double)orig);
-	wr(NIC_CTRL, NIC_CTRL_TX_EN | NIC_CTRL_RX_EN | (loopback ? NIC_CTRL_LOOPBACK : 0));
+	wr(INC_CTRL, INC_CTRL_TX_EN | INC_CTRL_RX_EN | (loopback ? INC_CTRL_LOOPBACK : 0));
 	memset(&r, 0, sizeof(r));
 	r.tx = tx;
 	r.ntx = n;
@@ -1194,7 +1194,7 @@ static void marked_run(const char *name, int loopback, size_t n, int ineligible)
 	check_tx_status(&r, name);
 	check_rx(&r, name);
 	check_idle(&r, name);
-	wr(NIC_CTRL, 0);
+	wr(INC_CTRL, 0);
 	run_free(&r);
 	items_free(rx, n);
 	items_free(tx, n);
@@ -1416,7 +1416,7 @@ static void phase_malformed(void)
 	}
 	for (i = 0; i < INCW_RX_N; i++)
 		t_diag("%s: %zu damaged frames %s", name, kinds[i], incw_rx_result_name((int)i));
-	wr(NIC_CTRL, NIC_CTRL_RX_EN);
+	wr(INC_CTRL, INC_CTRL_RX_EN);
 	memset(&r, 0, sizeof(r));
 	r.rx = rx;
 	r.nrx = 2 * n;
@@ -1424,13 +1424,13 @@ static void phase_malformed(void)
 	r.timeout = 40000000;
 	run_traffic(&r);
 	check_rx(&r, name);
-	v = nic_stat(env, NIC_ST_RX_DROP_MALFORMED);
+	v = nic_stat(env, INC_ST_RX_DROP_MALFORMED);
 	t_ok(v == drops, "%s: rx_drop_malformed counts exactly the %zu frames incw_rx() drops (%llu)",
 	     name, drops, (unsigned long long)v);
-	v = nic_stat(env, NIC_ST_RX_FRAMES);
+	v = nic_stat(env, INC_ST_RX_FRAMES);
 	t_ok(v == 2 * n, "%s: rx_frames %llu, %zu sent", name, (unsigned long long)v, 2 * n);
 	check_idle(&r, name);
-	wr(NIC_CTRL, 0);
+	wr(INC_CTRL, 0);
 	run_free(&r);
 	items_free(rx, 2 * n);
 	phase_end(name);
@@ -1515,7 +1515,7 @@ static void phase_mac_errors(void)
 		expect_tx(&tx[i], maxf);
 		bad_tx += tx[i].bad_len;
 	}
-	wr(NIC_CTRL, NIC_CTRL_TX_EN | NIC_CTRL_RX_EN);
+	wr(INC_CTRL, INC_CTRL_TX_EN | INC_CTRL_RX_EN);
 	memset(&r, 0, sizeof(r));
 	r.tx = tx;
 	r.ntx = n;
@@ -1525,16 +1525,16 @@ static void phase_mac_errors(void)
 	r.timeout = 40000000;
 	run_traffic(&r);
 	check_rx(&r, name);
-	v = nic_stat(env, NIC_ST_RX_DROP_MAC);
+	v = nic_stat(env, INC_ST_RX_DROP_MAC);
 	t_ok(v == mac, "%s: rx_drop_mac counts the %zu frames with tuser or longer than MAX_FRAME (%llu)",
 	     name, mac, (unsigned long long)v);
 	check_wire(&r, name);
 	check_tx_status(&r, name);
-	v = nic_stat(env, NIC_ST_TX_DESC_ERRORS);
+	v = nic_stat(env, INC_ST_TX_DESC_ERRORS);
 	t_ok(v == bad_tx, "%s: tx_desc_errors counts the %zu descriptors with a length outside 14..MAX_FRAME (%llu)",
 	     name, bad_tx, (unsigned long long)v);
 	check_idle(&r, name);
-	wr(NIC_CTRL, 0);
+	wr(INC_CTRL, 0);
 	run_free(&r);
 	items_free(rx, n);
 	items_free(tx, n);
@@ -1569,7 +1569,7 @@ static void phase_no_buffer(void)
 		return;
 	memset(&r, 0, sizeof(r));
 	memset(it, 0, sizeof(it));
-	wr(NIC_CTRL, NIC_CTRL_RX_EN);
+	wr(INC_CTRL, INC_CTRL_RX_EN);
 	/* no descriptor at all: 5 frames dropped */
 	for (i = 0; i < 5; i++) {
 		gen_unmarked(&it[i], 1518);
@@ -1577,8 +1577,8 @@ static void phase_no_buffer(void)
 	}
 	nic_env_run_until(env, env_quiet, NULL, 100000);
 	nic_env_step(env, 2000);
-	v0 = nic_stat(env, NIC_ST_RX_DROP_NO_BUFFER);
-	t_ok(v0 == 5 && nic_stat(env, NIC_ST_RX_DELIVERED) == 0,
+	v0 = nic_stat(env, INC_ST_RX_DROP_NO_BUFFER);
+	t_ok(v0 == 5 && nic_stat(env, INC_ST_RX_DELIVERED) == 0,
 	     "%s: 5 frames without an RX descriptor are dropped and counted (rx_drop_no_buffer %llu)",
 	     name, (unsigned long long)v0);
 
@@ -1607,7 +1607,7 @@ static void phase_no_buffer(void)
 	nic_env_rx_inject(env, it[5].f, it[5].len, 0, 20);
 	nic_env_run_until(env, env_quiet, NULL, 100000);
 	nic_env_step(env, 2000);
-	v1 = nic_stat(env, NIC_ST_RX_DROP_NO_BUFFER);
+	v1 = nic_stat(env, INC_ST_RX_DROP_NO_BUFFER);
 	ok = v1 == v0 + 1 && nic_drv_rx_done_pending(&drv) == 0;
 	nic_env_rx_inject(env, it[6].f, it[6].len, 0, 20);
 	ok = ok && !nic_env_run_until(env, rx_done_n, &one, 100000);
@@ -1635,7 +1635,7 @@ static void phase_no_buffer(void)
 		nic_env_rx_inject(env, src.wire, src.wire_len, 0, 20);
 		nic_env_run_until(env, env_quiet, NULL, 100000);
 		nic_env_step(env, 2000);
-		v0 = nic_stat(env, NIC_ST_RX_DROP_NO_BUFFER);
+		v0 = nic_stat(env, INC_ST_RX_DROP_NO_BUFFER);
 		ok = v0 == v1 + 1 && nic_drv_rx_done_pending(&drv) == 0;
 		t_ok(ok, "%s: a compressed frame of %zu bytes that restores to %zu does not fit a %zu-byte buffer: dropped (rx_drop_no_buffer +%llu)",
 		     name, src.wire_len, src.len, src.wire_len + 40,
@@ -1661,7 +1661,7 @@ static void phase_no_buffer(void)
 		     !memcmp(r.got[i + 1].data, it[i].f, it[i].len);
 	t_ok(ok, "%s: with buffers posted again the same frames are delivered (%zu of 6)",
 	     name, r.ngot);
-	wr(NIC_CTRL, 0);
+	wr(INC_CTRL, 0);
 	run_free(&r);
 	for (i = 0; i < 8; i++)
 		item_free(&it[i]);
@@ -1726,8 +1726,8 @@ static void phase_backpressure(void)
 		return;
 	mixed_items(tx, rx, n);
 	/* interrupts on too, re-enabled as a driver would */
-	wr(NIC_IRQ_ENABLE, 3);
-	wr(NIC_CTRL, NIC_CTRL_TX_EN | NIC_CTRL_RX_EN);
+	wr(INC_IRQ_ENABLE, 3);
+	wr(INC_CTRL, INC_CTRL_TX_EN | INC_CTRL_RX_EN);
 	memset(&r, 0, sizeof(r));
 	r.tx = tx;
 	r.ntx = n;
@@ -1744,7 +1744,7 @@ static void phase_backpressure(void)
 	       nic_env_irq_count(env),
 	       (unsigned long long)nic_env_counts(env)->tx_stall_clocks);
 	check_idle(&r, name);
-	wr(NIC_CTRL, 0);
+	wr(INC_CTRL, 0);
 	run_free(&r);
 	items_free(tx, n);
 	items_free(rx, n);
@@ -1781,7 +1781,7 @@ static void phase_rx_stress(void)
 		}
 		expect_rx(&rx[i], rx[i].f, rx[i].len, 9018, BUF_SIZE);
 	}
-	wr(NIC_CTRL, NIC_CTRL_RX_EN);
+	wr(INC_CTRL, INC_CTRL_RX_EN);
 	memset(&r, 0, sizeof(r));
 	r.rx = rx;
 	r.nrx = n;
@@ -1807,20 +1807,20 @@ static void phase_rx_stress(void)
 		}
 		j++;
 	}
-	drops = nic_stat(env, NIC_ST_RX_DROP_NO_BUFFER);
-	deliv = nic_stat(env, NIC_ST_RX_DELIVERED);
-	frames = nic_stat(env, NIC_ST_RX_FRAMES);
+	drops = nic_stat(env, INC_ST_RX_DROP_NO_BUFFER);
+	deliv = nic_stat(env, INC_ST_RX_DELIVERED);
+	frames = nic_stat(env, INC_ST_RX_FRAMES);
 	want_drops = 0;
 	for (i = 0; i < n; i++)
 		want_drops += !rx[i].deliver;
 	t_diag("%s: %zu frames at line rate, %zu delivered, %llu dropped for lack of room, %llu clocks",
 	       name, n, r.ngot, (unsigned long long)drops, (unsigned long long)r.clocks);
 	t_ok(!bad && frames == n && deliv == r.ngot &&
-	     r.ngot + drops + nic_stat(env, NIC_ST_RX_DROP_MALFORMED) == n,
+	     r.ngot + drops + nic_stat(env, INC_ST_RX_DROP_MALFORMED) == n,
 	     "%s: every frame is delivered intact and in order or counted in rx_drop_no_buffer (rx_frames %llu, delivered %llu/%zu, %zu out of order or damaged)",
 	     name, (unsigned long long)frames, (unsigned long long)deliv, r.ngot, bad);
 	(void)want_drops;
-	wr(NIC_CTRL, 0);
+	wr(INC_CTRL, 0);
 	run_free(&r);
 	items_free(rx, n);
 	phase_end(name);
@@ -1844,7 +1844,7 @@ static void phase_nobp(void)
 		bytes_tx += tx[i].len;
 		bytes_rx += rx[i].deliv_len;
 	}
-	wr(NIC_CTRL, NIC_CTRL_TX_EN | NIC_CTRL_RX_EN);
+	wr(INC_CTRL, INC_CTRL_TX_EN | INC_CTRL_RX_EN);
 	memset(&r, 0, sizeof(r));
 	r.tx = tx;
 	r.ntx = n;
@@ -1859,7 +1859,7 @@ static void phase_nobp(void)
 	t_diag("%s: %zu + %zu frames, %zu host bytes sent and %zu delivered in %llu clocks (%.1f and %.1f bytes/clock)",
 	       name, n, n, bytes_tx, bytes_rx, (unsigned long long)r.clocks,
 	       (double)bytes_tx / (double)r.clocks, (double)bytes_rx / (double)r.clocks);
-	wr(NIC_CTRL, 0);
+	wr(INC_CTRL, 0);
 	run_free(&r);
 	items_free(tx, n);
 	items_free(rx, n);
@@ -1884,7 +1884,7 @@ static void irq_hook(void *ctx, int vector, uint64_t clock)
 	if (p->n < 256) {
 		p->vector[p->n] = vector;
 		p->clock[p->n] = clock;
-		p->done[p->n] = vector == NIC_IRQ_TX ? nic_drv_tx_done_pending(&drv) :
+		p->done[p->n] = vector == INC_IRQ_TX ? nic_drv_tx_done_pending(&drv) :
 						       nic_drv_rx_done_pending(&drv);
 	}
 	p->n++;
@@ -1949,23 +1949,23 @@ static void phase_irq(void)
 	while (nic_drv_rx_space(&drv))
 		nic_drv_rx_post(&drv, BUF_SIZE);
 	nic_drv_rx_kick(&drv);
-	wr(NIC_CTRL, NIC_CTRL_TX_EN | NIC_CTRL_RX_EN);
+	wr(INC_CTRL, INC_CTRL_TX_EN | INC_CTRL_RX_EN);
 
 	/* masked: no message, no IRQ_STATUS; enabled: the message comes */
 	send_one(&it);
 	item_free(&it);
 	nic_env_run_until(env, tx_done_n, &one, 100000);
 	nic_env_step(env, 2000);
-	ok = probe.n == 0 && (rd(NIC_IRQ_STATUS) & 3) == 0;
+	ok = probe.n == 0 && (rd(INC_IRQ_STATUS) & 3) == 0;
 	t_ok(ok, "%s: IRQ_ENABLE 0: a TX completion sends no message, IRQ_STATUS stays 0 (%zu messages)",
 	     name, probe.n);
 	want = 1;
-	wr(NIC_IRQ_ENABLE, 1);
+	wr(INC_IRQ_ENABLE, 1);
 	ok = !nic_env_run_until(env, irq_seen, &want, 100000) &&
-	     probe.vector[0] == NIC_IRQ_TX && probe.done[0] == 1;
+	     probe.vector[0] == INC_IRQ_TX && probe.done[0] == 1;
 	nic_env_step(env, 300);
-	ok = ok && (rd(NIC_IRQ_STATUS) & 3) == 1 && probe.n == 1;
-	wr(NIC_IRQ_STATUS, 1);
+	ok = ok && (rd(INC_IRQ_STATUS) & 3) == 1 && probe.n == 1;
+	wr(INC_IRQ_STATUS, 1);
 	t_ok(ok, "%s: enabling TX then sends one message for the completion that came while masked (%zu)",
 	     name, probe.n);
 	reap_all();
@@ -1976,22 +1976,22 @@ static void phase_irq(void)
 		int vec = (int)(i & 1);
 		uint32_t en, st;
 
-		wr(NIC_IRQ_ENABLE, 1u << vec);
+		wr(INC_IRQ_ENABLE, 1u << vec);
 		want = probe.n + 1;
-		if (vec == NIC_IRQ_TX)
+		if (vec == INC_IRQ_TX)
 			send_one(&it);
 		else
 			inject_one(&it, 0);
 		item_free(&it);
 		ok = !nic_env_run_until(env, irq_seen, &want, 100000);
 		nic_env_step(env, 300);
-		en = rd(NIC_IRQ_ENABLE);
-		st = rd(NIC_IRQ_STATUS);
+		en = rd(INC_IRQ_ENABLE);
+		st = rd(INC_IRQ_STATUS);
 		ok = ok && probe.n == want && probe.vector[want - 1] == vec &&
 		     probe.done[want - 1] >= 1 && !(en & (1u << vec)) &&
 		     (st & (1u << vec));
-		wr(NIC_IRQ_STATUS, 1u << vec);
-		ok = ok && !(rd(NIC_IRQ_STATUS) & (1u << vec));
+		wr(INC_IRQ_STATUS, 1u << vec);
+		ok = ok && !(rd(INC_IRQ_STATUS) & (1u << vec));
 		if (!ok && i - ok_n < DIAG_MAX)
 			t_diag("%s: round %zu vector %d: %zu messages (want %zu), last vector %d with %u DONE descriptors; IRQ_ENABLE 0x%x, IRQ_STATUS 0x%x",
 			       name, i, vec, probe.n, want,
@@ -2005,7 +2005,7 @@ static void phase_irq(void)
 	     name, ok_n, rounds);
 
 	/* masked events are signalled once enabled again */
-	wr(NIC_IRQ_ENABLE, 1);
+	wr(INC_IRQ_ENABLE, 1);
 	want = probe.n + 1;
 	send_one(&it);
 	item_free(&it);
@@ -2022,7 +2022,7 @@ static void phase_irq(void)
 	nic_env_step(env, 2000);
 	ok = probe.n == want;
 	want = probe.n + 1;
-	wr(NIC_IRQ_ENABLE, 1);
+	wr(INC_IRQ_ENABLE, 1);
 	ok = !nic_env_run_until(env, irq_seen, &want, 100000) && ok &&
 	     probe.vector[(want - 1) % 256] == 0;
 	nic_env_step(env, 2000);
@@ -2032,15 +2032,15 @@ static void phase_irq(void)
 	reap_all();
 
 	/* coalescing by frames: RX 8 frames per message */
-	wr(NIC_IRQ_STATUS, 3);
-	wr(NIC_IRQ_COAL_RX, 8);
+	wr(INC_IRQ_STATUS, 3);
+	wr(INC_IRQ_COAL_RX, 8);
 	ok_n = 0;
 	for (i = 0; i < (quick ? 2u : 4u); i++) {
 		size_t f;
 		size_t before = probe.n;
 		unsigned int seven = 7;
 
-		wr(NIC_IRQ_ENABLE, 2);
+		wr(INC_IRQ_ENABLE, 2);
 		for (f = 0; f < 7; f++) {
 			inject_one(&it, 100);
 			item_free(&it);
@@ -2074,8 +2074,8 @@ static void phase_irq(void)
 		for (k = 0; k < 2; k++) {
 			uint64_t t_done;
 
-			wr(NIC_IRQ_COAL_RX, us[k] << 16);
-			wr(NIC_IRQ_ENABLE, 2);
+			wr(INC_IRQ_COAL_RX, us[k] << 16);
+			wr(INC_IRQ_ENABLE, 2);
 			want = probe.n + 1;
 			inject_one(&it, 0);
 			item_free(&it);
@@ -2107,9 +2107,9 @@ static void phase_irq(void)
 		size_t before;
 		unsigned int three = 3;
 
-		wr(NIC_IRQ_COAL_RX, 0);
-		wr(NIC_IRQ_COAL_TX, 4);
-		wr(NIC_IRQ_ENABLE, 1);
+		wr(INC_IRQ_COAL_RX, 0);
+		wr(INC_IRQ_COAL_TX, 4);
+		wr(INC_IRQ_ENABLE, 1);
 		before = probe.n;
 		for (i = 0; i < 3; i++) {
 			send_one(&it);
@@ -2128,7 +2128,7 @@ static void phase_irq(void)
 		reap_all();
 	}
 	nic_env_on_irq(env, NULL, NULL);
-	wr(NIC_CTRL, 0);
+	wr(INC_CTRL, 0);
 	phase_end(name);
 }
 
@@ -2139,7 +2139,7 @@ static void phase_stats(void)
 	const char *name = "statistics";
 	size_t n = scaled(1500), i;
 	struct item *tx = calloc(n, sizeof(*tx)), *rx = calloc(n, sizeof(*rx));
-	uint64_t want[NIC_ST_N], got;
+	uint64_t want[INC_ST_N], got;
 	struct run r;
 	int s, bad = 0;
 	unsigned int raw, body;
@@ -2177,38 +2177,38 @@ static void phase_stats(void)
 		const struct item *t = &tx[i], *x = &rx[i];
 
 		if (t->bad_len) {
-			want[NIC_ST_TX_DESC_ERRORS]++;
+			want[INC_ST_TX_DESC_ERRORS]++;
 		} else {
-			want[NIC_ST_TX_FRAMES]++;
-			want[NIC_ST_TX_BYTES] += t->wire_len;
+			want[INC_ST_TX_FRAMES]++;
+			want[INC_ST_TX_BYTES] += t->wire_len;
 			if (t->tx_res == INCW_TX_COMPRESSED) {
 				chunk_of(t->wire, t->wire_len, &raw, &body);
-				want[NIC_ST_TX_COMP_FRAMES]++;
-				want[NIC_ST_TX_COMP_IN_BYTES] += raw;
-				want[NIC_ST_TX_COMP_OUT_BYTES] += body;
-				want[NIC_ST_TX_BYTES_SAVED] += t->len - t->wire_len;
+				want[INC_ST_TX_COMP_FRAMES]++;
+				want[INC_ST_TX_COMP_IN_BYTES] += raw;
+				want[INC_ST_TX_COMP_OUT_BYTES] += body;
+				want[INC_ST_TX_BYTES_SAVED] += t->len - t->wire_len;
 			} else if (t->o.compress) {
-				want[NIC_ST_TX_COMP_SKIPPED]++;
+				want[INC_ST_TX_COMP_SKIPPED]++;
 			}
 		}
-		want[NIC_ST_RX_FRAMES]++;
-		want[NIC_ST_RX_BYTES] += x->len;
+		want[INC_ST_RX_FRAMES]++;
+		want[INC_ST_RX_BYTES] += x->len;
 		if (x->rx_res == -1) {
-			want[NIC_ST_RX_DROP_MAC]++;
+			want[INC_ST_RX_DROP_MAC]++;
 		} else if (x->rx_res >= INCW_RX_DROP_HEADER) {
-			want[NIC_ST_RX_DROP_MALFORMED]++;
+			want[INC_ST_RX_DROP_MALFORMED]++;
 		} else {
 			if (x->rx_res == INCW_RX_RESTORED) {
 				chunk_of(x->f, x->len, &raw, &body);
-				want[NIC_ST_RX_DECOMP_FRAMES]++;
-				want[NIC_ST_RX_DECOMP_IN_BYTES] += body;
-				want[NIC_ST_RX_DECOMP_OUT_BYTES] += raw;
+				want[INC_ST_RX_DECOMP_FRAMES]++;
+				want[INC_ST_RX_DECOMP_IN_BYTES] += body;
+				want[INC_ST_RX_DECOMP_OUT_BYTES] += raw;
 			}
-			want[NIC_ST_RX_DELIVERED]++;
-			want[NIC_ST_RX_DELIVERED_BYTES] += x->deliv_len;
+			want[INC_ST_RX_DELIVERED]++;
+			want[INC_ST_RX_DELIVERED_BYTES] += x->deliv_len;
 		}
 	}
-	wr(NIC_CTRL, NIC_CTRL_TX_EN | NIC_CTRL_RX_EN);
+	wr(INC_CTRL, INC_CTRL_TX_EN | INC_CTRL_RX_EN);
 	memset(&r, 0, sizeof(r));
 	r.tx = tx;
 	r.ntx = n;
@@ -2220,16 +2220,16 @@ static void phase_stats(void)
 	bad += !check_wire(&r, name);
 	bad += !check_tx_status(&r, name);
 	bad += !check_rx(&r, name);
-	for (s = 0; s < NIC_ST_N; s++) {
+	for (s = 0; s < INC_ST_N; s++) {
 		got = nic_stat(env, s);
 		t_ok(got == want[s], "%s: %s = %llu (%llu)%s", name, nic_stat_name(s),
 		     (unsigned long long)want[s], (unsigned long long)got,
-		     s == NIC_ST_RX_FRAMES || s == NIC_ST_RX_BYTES ?
+		     s == INC_ST_RX_FRAMES || s == INC_ST_RX_BYTES ?
 		     " [all frames from the MAC, errors and oversize included]" : "");
 	}
 	if (bad)
 		t_diag("%s: the traffic itself went wrong, so the counters may be off for that reason", name);
-	wr(NIC_CTRL, 0);
+	wr(INC_CTRL, 0);
 	run_free(&r);
 	items_free(tx, n);
 	items_free(rx, n);
@@ -2258,7 +2258,7 @@ static void phase_high_memory(void)
 	if (phase_begin(name, &c, 4, 4, 9018))
 		goto out;
 	mixed_items(tx, rx, n);
-	wr(NIC_CTRL, NIC_CTRL_TX_EN | NIC_CTRL_RX_EN);
+	wr(INC_CTRL, INC_CTRL_TX_EN | INC_CTRL_RX_EN);
 	memset(&r, 0, sizeof(r));
 	r.tx = tx;
 	r.ntx = n;
@@ -2312,7 +2312,7 @@ static void phase_wrap(void)
 	while (nic_drv_rx_space(&drv))
 		nic_drv_rx_post(&drv, 128);
 	nic_drv_rx_kick(&drv);
-	wr(NIC_CTRL, NIC_CTRL_TX_EN | NIC_CTRL_RX_EN | NIC_CTRL_LOOPBACK);
+	wr(INC_CTRL, INC_CTRL_TX_EN | INC_CTRL_RX_EN | INC_CTRL_LOOPBACK);
 	t0 = nic_env_clock(env);
 	while ((txdone < n || got < n) && nic_env_clock(env) - t0 < 60 * n + 100000) {
 		int kick = 0, posted_rx = 0;
@@ -2329,7 +2329,7 @@ static void phase_wrap(void)
 			nic_drv_tx_kick(&drv);
 		nic_env_step(env, 64);
 		while (nic_drv_tx_reap(&drv, &td)) {
-			if (td.status != (NIC_DESC_DONE | 1u << 16 | 60) && bad++ < DIAG_MAX)
+			if (td.status != (INC_DESC_DONE | 1u << 16 | 60) && bad++ < DIAG_MAX)
 				t_diag("%s: TX %zu status 0x%08x", name, txdone, td.status);
 			txdone++;
 		}
@@ -2352,7 +2352,7 @@ static void phase_wrap(void)
 	t_ok(!bad && txdone == n && got == n && i == (n & 0xffff),
 	     "%s: %zu frames through 4096-entry rings in loopback: the 16-bit PROD/CONS wrap, every frame once and in order (TX %zu, RX %zu, CONS %zu)",
 	     name, n, txdone, got, i);
-	wr(NIC_CTRL, 0);
+	wr(INC_CTRL, 0);
 	phase_end(name);
 }
 
@@ -2409,7 +2409,7 @@ static void phase_replay(void)
 		free(names[i]);
 	}
 	free(names);
-	wr(NIC_CTRL, NIC_CTRL_RX_EN);
+	wr(INC_CTRL, INC_CTRL_RX_EN);
 	memset(&r, 0, sizeof(r));
 	r.rx = rx;
 	r.nrx = n;
@@ -2418,7 +2418,7 @@ static void phase_replay(void)
 	run_traffic(&r);
 	check_rx(&r, name);
 	check_idle(&r, name);
-	wr(NIC_CTRL, 0);
+	wr(INC_CTRL, 0);
 	run_free(&r);
 	items_free(rx, n);
 	phase_end(name);

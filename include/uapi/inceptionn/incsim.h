@@ -13,6 +13,7 @@
  *   0x010  u32  bar0     size of the NIC's register space (bytes)
  *   0x014  u32  entries  command ring entries (INCSIM_RING_ENTRIES)
  *   0x018  u32  vectors  MSI-X vectors incsim raises
+ *   0x020  u64  clocks   NIC clock cycles simulated so far (diagnostics)
  *   0x040  u32  prod     commands written, by the guest (own cache line)
  *   0x080  u32  cons     commands done, by incsim (own cache line)
  *   0x100  struct incsim_cmd ring[entries]
@@ -39,6 +40,7 @@
 #define INCSIM_OFF_BAR0		0x010
 #define INCSIM_OFF_ENTRIES	0x014
 #define INCSIM_OFF_VECTORS	0x018
+#define INCSIM_OFF_CLOCKS	0x020
 #define INCSIM_OFF_PROD		0x040
 #define INCSIM_OFF_CONS		0x080
 #define INCSIM_OFF_RING		0x100

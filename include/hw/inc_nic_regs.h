@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * The NIC's register map and descriptor formats (docs/regmap.md): the one
+ * C definition the driver, the simulator and the tests include. A change
+ * to rtl/nic/nic_csr.v changes docs/regmap.md and this file together.
+ *
+ * Plain integer constants only, so that both the kernel and C11 userspace
+ * can include it.
+ */
+#ifndef INC_NIC_REGS_H
+#define INC_NIC_REGS_H
+
+/* ---- PCI identity of the FPGA board (docs/regmap.md, "PCI") ---- */
+#define INC_PCI_VENDOR		0x10ee	/* Xilinx */
+#define INC_PCI_DEVICE		0x4943	/* the inceptionn bitstream */
+#define INC_BAR0_SIZE		0x10000	/* CSR space: 16-bit addresses */
+
+/* ---- 0x0000 ID block (read-only) ---- */
+#define INC_MAGIC		0x00
+#define INC_VERSION		0x04
+#define INC_FEATURES		0x08
+#define INC_CONFIG		0x0c
+#define INC_SCRATCH		0x10
+#define INC_BUILD		0x14
+
+#define INC_MAGIC_VALUE		0x31434e49	/* "INC1" */
+#define INC_VERSION_MAJOR(v)	(((v) >> 16) & 0xffff)
+#define INC_VERSION_MINOR(v)	(((v) >> 8) & 0xff)
+#define INC_VERSION_PATCH(v)	((v) & 0xff)
+
+#define INC_FEAT_TX_COMP	(1u << 0)
+#define INC_FEAT_RX_DECOMP	(1u << 1)
+#define INC_FEAT_MODE_PAPER	(1u << 2)
+#define INC_FEAT_MODE_SPARSE	(1u << 3)
+#define INC_FEAT_IPV6		(1u << 4)
+#define INC_FEAT_VLAN		(1u << 5)
+#define INC_FEAT_LOOPBACK	(1u << 6)
+#define INC_FEAT_IRQ_COAL	(1u << 7)
+#define INC_FEAT_JUMBO		(1u << 8)
+#define INC_FEAT_STATS64	(1u << 9)
+
+#define INC_CONFIG_LANES(c)	((c) & 0xff)
+#define INC_CONFIG_QUEUES(c)	(((c) >> 8) & 0xff)
+#define INC_CONFIG_MAX_FRAME(c)	(((c) >> 16) & 0xffff)
+
+/* ---- 0x0100 control ---- */
+#define INC_CTRL		0x100
+#define INC_STATUS		0x104
+#define INC_MAC_LO		0x108
+#define INC_MAC_HI		0x10c
+#define INC_MAX_FRAME		0x110
+
+#define INC_CTRL_TX_EN		(1u << 0)
+#define INC_CTRL_RX_EN		(1u << 1)
+#define INC_CTRL_LOOPBACK	(1u << 2)
+
+#define INC_STATUS_LINK		(1u << 0)
+#define INC_STATUS_TX_IDLE	(1u << 1)
+#define INC_STATUS_RX_IDLE	(1u << 2)
+
+#define INC_MIN_FRAME		60	/* MAX_FRAME's lower limit */
+
+/* ---- 0x0200 TX queue, 0x0300 RX queue ---- */
+#define INC_TXQ			0x200
+#define INC_RXQ			0x300
+#define INC_Q_BASE_LO		0x00
+#define INC_Q_BASE_HI		0x04
+#define INC_Q_SIZE		0x08
+#define INC_Q_PROD		0x0c
+#define INC_Q_CONS		0x10
+#define INC_Q_LOG2_MIN		4
+#define INC_Q_LOG2_MAX		12
+
+/* ---- 0x0400 interrupts ---- */
+#define INC_IRQ_STATUS		0x400
+#define INC_IRQ_ENABLE		0x404
+#define INC_IRQ_COAL_TX		0x408
+#define INC_IRQ_COAL_RX		0x40c
+#define INC_IRQ_TX		0	/* vectors, and bits of STATUS/ENABLE */
+#define INC_IRQ_RX		1
+#define INC_COAL(frames, usecs)	(((usecs) & 0xffff) << 16 | ((frames) & 0xffff))
+
+/* ---- 0x1000 statistics: counter n at 0x1000 + 8n (low), +4 (high) ---- */
+#define INC_STATS		0x1000
+
+/* X(index, name): the counters in order, for enums and name tables */
+#define INC_STATS_LIST(X)				\
+	X(0, tx_frames)					\
+	X(1, tx_bytes)					\
+	X(2, tx_comp_frames)				\
+	X(3, tx_comp_in_bytes)				\
+	X(4, tx_comp_out_bytes)				\
+	X(5, tx_bytes_saved)				\
+	X(6, tx_comp_skipped)				\
+	X(7, tx_desc_errors)				\
+	X(8, rx_frames)					\
+	X(9, rx_bytes)					\
+	X(10, rx_decomp_frames)				\
+	X(11, rx_decomp_in_bytes)			\
+	X(12, rx_decomp_out_bytes)			\
+	X(13, rx_drop_malformed)			\
+	X(14, rx_drop_no_buffer)			\
+	X(15, rx_drop_mac)				\
+	X(16, rx_delivered)				\
+	X(17, rx_delivered_bytes)
+
+#define INC_ST_TX_FRAMES		0
+#define INC_ST_TX_BYTES			1
+#define INC_ST_TX_COMP_FRAMES		2
+#define INC_ST_TX_COMP_IN_BYTES		3
+#define INC_ST_TX_COMP_OUT_BYTES	4
+#define INC_ST_TX_BYTES_SAVED		5
+#define INC_ST_TX_COMP_SKIPPED		6
+#define INC_ST_TX_DESC_ERRORS		7
+#define INC_ST_RX_FRAMES		8
+#define INC_ST_RX_BYTES			9
+#define INC_ST_RX_DECOMP_FRAMES		10
+#define INC_ST_RX_DECOMP_IN_BYTES	11
+#define INC_ST_RX_DECOMP_OUT_BYTES	12
+#define INC_ST_RX_DROP_MALFORMED	13
+#define INC_ST_RX_DROP_NO_BUFFER	14
+#define INC_ST_RX_DROP_MAC		15
+#define INC_ST_RX_DELIVERED		16
+#define INC_ST_RX_DELIVERED_BYTES	17
+#define INC_ST_N			18
+
+/* ---- descriptors (little-endian) ---- */
+#define INC_TXD_BYTES		32
+#define INC_TXD_ADDR		0	/* u64 */
+#define INC_TXD_LEN		8	/* u16 */
+#define INC_TXD_FLAGS		10	/* u16 */
+#define INC_TXD_K		12	/* u8 */
+#define INC_TXD_MODE		13	/* u8 */
+#define INC_TXD_RANGE_OFF	14	/* u16 */
+#define INC_TXD_RANGE_LEN	16	/* u16 */
+#define INC_TXD_STATUS		24	/* u32, written by the NIC */
+#define INC_TXD_COMPRESS	(1u << 0)	/* flags */
+#define INC_MODE_PAPER		1
+#define INC_MODE_SPARSE		2
+
+#define INC_RXD_BYTES		16
+#define INC_RXD_ADDR		0	/* u64 */
+#define INC_RXD_BUF_LEN		8	/* u16 */
+#define INC_RXD_LEN		10	/* u16, written by the NIC */
+#define INC_RXD_STATUS		12	/* u32, written by the NIC */
+
+#define INC_DESC_DONE		(1u << 31)	/* status, both rings */
+#define INC_TXS_COMPRESSED	(1u << 30)
+#define INC_TXS_ERROR		(1u << 29)
+#define INC_TXS_OUTCOME(s)	(((s) >> 16) & 0xff)
+#define INC_TXS_BYTES(s)	((s) & 0xffff)
+#define INC_RXS_RESTORED	(1u << 30)
+
+#endif /* INC_NIC_REGS_H */
