@@ -105,6 +105,9 @@ done
 suite nic/system          "$BUILD/tests/test_nic"
 # incsim: the RTL as an ivshmem PCI device (host side, a fake QEMU)
 suite sim/shim            tests/sim/test_incsim.py "$BUILD/bin/incsim"
+# incsim under real QEMU guests (Debian's kernel, busybox initramfs)
+suite sim/smoke           env BUILD="$BUILD" tests/sim/run-smoke.sh
+suite sim/faults          env BUILD="$BUILD" tests/sim/test-faults.sh
 suite nic/synth-inc_nic   env SYNTH_BUILD="$BUILD/rtl-synth" SYNTH_TIMEOUT=1800 \
 	rtl/scripts/synth.sh inc_nic - check
 

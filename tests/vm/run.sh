@@ -19,7 +19,7 @@
 #         QEMU; the guest gets `-chardev socket,id=NIC -device
 #         ivshmem-doorbell,vectors=2` and a shared memory-backend-file RAM (one
 #         file for all its NICs). NICs appear on the guest's PCI bus in order.
-#   --virtio GUEST:link-connect=L|link-listen=L[:mac=MAC]
+#   --virtio GUEST:link-connect=L|link-listen=L[:mac=MAC]   (mac= last)
 #         a virtio-net NIC of GUEST on link L (QEMU -netdev stream); the guest's
 #         initrd needs `--kmod virtio_pci --kmod virtio_net`. MAC defaults to
 #         52:54:00:12:34:NN (NN = 01, 02, ... in order).
@@ -160,7 +160,7 @@ for spec in ${nic_specs[@]+"${nic_specs[@]}"}; do
 	IFS=: read -r -a f <<<"$spec"
 	[ ${#f[@]} -ge 2 ] || die "--nic $spec: GUEST:NIC[:link-...] expected"
 	g=${f[0]} n=${f[1]}
-	has_guest "$g" || die "--nic $spec: no guest '$g' (give --guest first)"
+	has_guest "$g" || die "--nic $spec: no guest '$g'"
 	valid_id "$n" || die "--nic $spec: bad NIC name '$n'"
 	[ -z "${N_GUEST[$n]:-}" ] || die "--nic $n given twice"
 	nics+=("$n")
@@ -186,9 +186,13 @@ for spec in ${virtio_specs[@]+"${virtio_specs[@]}"}; do
 	virtios+=("$v")
 	V_MODE[$v]='' V_MAC[$v]=$(printf '52:54:00:12:34:%02x' $i)
 	G_VIRTIOS[$g]+="$v "
-	for x in "${f[@]:1}"; do
+	for ((j = 1; j < ${#f[@]}; j++)); do
+		x=${f[j]}
 		case $x in
-		mac=*) V_MAC[$v]=${x#mac=} ;;
+		mac=*)	# the MAC's own colons: it takes the rest of the spec
+			V_MAC[$v]=$(IFS=:; echo "${f[*]:j}")
+			V_MAC[$v]=${V_MAC[$v]#mac=}
+			break ;;
 		*) link_opt "--virtio $spec" "$x"; V_MODE[$v]=$MODE V_LINK[$v]=$LINK ;;
 		esac
 	done
@@ -327,7 +331,7 @@ for g in "${guests[@]}"; do
 		srv=off
 		[ "${V_MODE[$v]}" = listen ] && srv=on
 		q+=(-netdev "stream,id=$v,server=$srv,addr.type=unix,addr.path=$RUN/link-${V_LINK[$v]}.sock"
-			-device "virtio-net-pci,netdev=$v,mac=${V_MAC[$v]}")
+			-device "virtio-net-pci,netdev=$v,mac=${V_MAC[$v]},romfile=")
 	done
 	start "$LOGDIR/$g.log" "$QEMU" "${q[@]}"
 	G_PID[$g]=$PID G_STATE[$g]=running G_T0[$g]=$(now)
@@ -424,8 +428,10 @@ tp() {	# tp ok|not-ok DESCRIPTION
 }
 
 console() {	# the console log without CRs and terminal escapes
-	sed -e 's/\r$//' -e 's/\x1b\[[0-9;?]*[A-Za-z]//g' -e 's/\x1b[()][0-9A-Za-z]//g' \
-		-e 's/\x1b[c78=>]//g' "$1"
+	# (a bare CR or a terminal reset, ESC c, ends a line too: the firmware's
+	# last line has no newline)
+	sed -e 's/\r$//' -e 's/\r/\n/g' -e 's/\x1bc/\n/g' -e 's/\x1b\[[0-9;?]*[A-Za-z]//g' -e 's/\x1b[()][0-9A-Za-z]//g' \
+		-e 's/\x1b[78=>]//g' "$1"
 }
 
 show_tail() {	# show_tail FILE WHAT
