@@ -42,6 +42,7 @@ TESTS := test_exhaustive test_roundtrip test_special test_gradients test_file \
 BINS  := $(TOOLS:%=$(BUILD)/bin/%) $(BENCH:%=$(BUILD)/bin/%)
 TBINS := $(TESTS:%=$(BUILD)/tests/%)
 
+.PHONY: module
 .PHONY: all deps check demo bench-codec bench-rtl bench-incsim synth-report clean asan fuzz \
 	rtl-models
 # keep objects that pattern rules chain through
@@ -214,6 +215,12 @@ fuzz:
 		build/fuzz/obj/tests/codec/fuzz_decode.o build/fuzz/lib/libinccodec.a -pthread
 
 # ---- the two README commands ---------------------------------------------
+# ---- the kernel module (driver/), out of tree in build/driver -------------
+# KDIR: kernel build directory (default: the running kernel's, else the
+# newest under /lib/modules); W=1 and C=1 pass through to Kbuild.
+module:
+	$(Q)scripts/build-module.sh $(if $(W),W=$(W)) $(if $(C),C=$(C))
+
 deps:
 	$(Q)scripts/install-deps.sh codec rtl vm
 

@@ -107,6 +107,8 @@ struct opts {
 	int stats, trace, random;
 	uint64_t seed;
 	double gbps;
+	uint8_t mac[6];
+	int have_mac;
 };
 
 static void usage(FILE *f)
@@ -114,7 +116,7 @@ static void usage(FILE *f)
 	fprintf(f,
 "usage: incsim --ivshmem PATH --ram PATH [--ram-size SIZE]\n"
 "              [--link-listen PATH | --link-connect PATH] [--vectors N]\n"
-"              [--gbps G] [--name NAME] [--stats] [--random SEED] [--trace]\n"
+"              [--gbps G] [--mac MAC] [--name NAME] [--stats] [--random SEED] [--trace]\n"
 "Runs the NIC's RTL as QEMU's ivshmem-doorbell device; see docs/sim.md.\n");
 }
 
@@ -138,6 +140,37 @@ static int parse_size(const char *a, uint64_t *out)
 	return 0;
 }
 
+static int parse_mac(const char *a, uint8_t mac[6])
+{
+	unsigned int b[6];
+	char end;
+	int i;
+
+	if (sscanf(a, "%2x:%2x:%2x:%2x:%2x:%2x%c", &b[0], &b[1], &b[2], &b[3],
+		   &b[4], &b[5], &end) != 6)
+		return -1;
+	for (i = 0; i < 6; i++)
+		mac[i] = (uint8_t)b[i];
+	/* unicast, not all zeros */
+	return (mac[0] & 1) || !(b[0] | b[1] | b[2] | b[3] | b[4] | b[5]) ? -1 : 0;
+}
+
+/* A locally administered address from the socket path: stable across runs,
+ * different for each NIC of a setup. */
+static void default_mac(const char *path, uint8_t mac[6])
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (; *path; path++)
+		h = (h ^ (uint8_t)*path) * 0x100000001b3ull;
+	mac[0] = 0x02;
+	mac[1] = 0x1c;
+	mac[2] = (uint8_t)(h >> 24);
+	mac[3] = (uint8_t)(h >> 16);
+	mac[4] = (uint8_t)(h >> 8);
+	mac[5] = (uint8_t)h;
+}
+
 static int bad_opt(const char *fmt, const char *arg)
 {
 	fprintf(stderr, "incsim: ");
@@ -157,6 +190,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{ "link-connect", required_argument, NULL, 'c' },
 		{ "vectors", required_argument, NULL, 'v' },
 		{ "gbps", required_argument, NULL, 'g' },
+		{ "mac", required_argument, NULL, 'm' },
 		{ "name", required_argument, NULL, 'n' },
 		{ "stats", no_argument, NULL, 'S' },
 		{ "random", required_argument, NULL, 'R' },
@@ -201,6 +235,12 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			    o->gbps > 1000)
 				return bad_opt("bad --gbps (0..1000, 0: no limit): %s",
 					       optarg);
+			break;
+		case 'm':
+			if (parse_mac(optarg, o->mac) < 0)
+				return bad_opt("bad --mac (a unicast address, xx:xx:xx:xx:xx:xx): %s",
+					       optarg);
+			o->have_mac = 1;
 			break;
 		case 'n': o->name = optarg; break;
 		case 'S': o->stats = 1; break;
@@ -624,6 +664,12 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	nic_env_on_irq(s.env, on_irq, &s);
+	/* the board's firmware sets the MAC address after reset; so does incsim */
+	if (!o.have_mac)
+		default_mac(o.ivshmem, o.mac);
+	nic_csr_write(s.env, INC_MAC_LO, (uint32_t)o.mac[0] | (uint32_t)o.mac[1] << 8 |
+		      (uint32_t)o.mac[2] << 16 | (uint32_t)o.mac[3] << 24);
+	nic_csr_write(s.env, INC_MAC_HI, (uint32_t)o.mac[4] | (uint32_t)o.mac[5] << 8);
 
 	if (ivs_open(&s.ivs, o.ivshmem, o.vectors, INCSIM_BAR2_SIZE, err,
 		     sizeof(err)) < 0) {

@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * inceptionn NIC: ethtool. Driver info with the NIC's version, ring sizes,
+ * the NIC's counters (compression included) and the driver's, interrupt
+ * coalescing.
+ */
+#include <linux/ethtool.h>
+#include <linux/netdevice.h>
+#include <linux/pci.h>
+
+#include "inc.h"
+
+#define INC_HW_STAT_NAME(n, name) [n] = #name,
+static const char inc_hw_stat_names[INC_ST_N][ETH_GSTRING_LEN] = {
+	INC_STATS_LIST(INC_HW_STAT_NAME)
+};
+
+#define INC_SW_STAT(name) { "drv_" #name, offsetof(struct inc_sw_stats, name) }
+static const struct {
+	char name[ETH_GSTRING_LEN];
+	size_t off;
+} inc_sw_stat_desc[] = {
+	INC_SW_STAT(tx_packets), INC_SW_STAT(tx_bytes),
+	INC_SW_STAT(tx_errors), INC_SW_STAT(tx_dropped),
+	INC_SW_STAT(tx_marked), INC_SW_STAT(tx_marked_bytes),
+	INC_SW_STAT(tx_compressed),
+	INC_SW_STAT(rx_packets), INC_SW_STAT(rx_bytes),
+	INC_SW_STAT(rx_dropped), INC_SW_STAT(rx_errors),
+	INC_SW_STAT(rx_restored),
+};
+
+static void inc_get_drvinfo(struct net_device *ndev,
+			    struct ethtool_drvinfo *info)
+{
+	struct inc_priv *p = netdev_priv(ndev);
+
+	strscpy(info->driver, INC_DRV_NAME, sizeof(info->driver));
+	snprintf(info->fw_version, sizeof(info->fw_version),
+		 "%u.%u.%u build %08x (%s)", INC_VERSION_MAJOR(p->version),
+		 INC_VERSION_MINOR(p->version), INC_VERSION_PATCH(p->version),
+		 p->build, p->tp->name);
+	strscpy(info->bus_info, pci_name(p->pdev), sizeof(info->bus_info));
+}
+
+static int inc_get_sset_count(struct net_device *ndev, int sset)
+{
+	if (sset != ETH_SS_STATS)
+		return -EOPNOTSUPP;
+	return INC_ST_N + ARRAY_SIZE(inc_sw_stat_desc);
+}
+
+static void inc_get_strings(struct net_device *ndev, u32 sset, u8 *data)
+{
+	unsigned int i;
+
+	if (sset != ETH_SS_STATS)
+		return;
+	memcpy(data, inc_hw_stat_names, sizeof(inc_hw_stat_names));
+	data += sizeof(inc_hw_stat_names);
+	for (i = 0; i < ARRAY_SIZE(inc_sw_stat_desc); i++, data += ETH_GSTRING_LEN)
+		memcpy(data, inc_sw_stat_desc[i].name, ETH_GSTRING_LEN);
+}
+
+static void inc_get_ethtool_stats(struct net_device *ndev,
+				  struct ethtool_stats *stats, u64 *data)
+{
+	struct inc_priv *p = netdev_priv(ndev);
+	struct inc_sw_stats sum;
+	unsigned int i;
+
+	for (i = 0; i < INC_ST_N; i++)
+		*data++ = inc_read_stat(p, i);
+	inc_sw_stats_sum(p, &sum);
+	for (i = 0; i < ARRAY_SIZE(inc_sw_stat_desc); i++)
+		*data++ = *(u64 *)((u8 *)&sum + inc_sw_stat_desc[i].off);
+}
+
+static void inc_get_ringparam(struct net_device *ndev,
+			      struct ethtool_ringparam *ring,
+			      struct kernel_ethtool_ringparam *kring,
+			      struct netlink_ext_ack *extack)
+{
+	struct inc_priv *p = netdev_priv(ndev);
+
+	ring->rx_max_pending = INC_RING_MAX;
+	ring->tx_max_pending = INC_RING_MAX;
+	ring->rx_pending = p->rx_size;
+	ring->tx_pending = p->tx_size;
+}
+
+static int inc_set_ringparam(struct net_device *ndev,
+			     struct ethtool_ringparam *ring,
+			     struct kernel_ethtool_ringparam *kring,
+			     struct netlink_ext_ack *extack)
+{
+	struct inc_priv *p = netdev_priv(ndev);
+
+	if (ring->rx_mini_pending || ring->rx_jumbo_pending)
+		return -EINVAL;
+	if (ring->rx_pending < INC_RING_MIN || ring->tx_pending < INC_RING_MIN ||
+	    !is_power_of_2(ring->rx_pending) ||
+	    !is_power_of_2(ring->tx_pending)) {
+		NL_SET_ERR_MSG_MOD(extack, "ring sizes are powers of 2, 16 to 4096");
+		return -EINVAL;
+	}
+	if (ring->rx_pending == p->rx_size && ring->tx_pending == p->tx_size)
+		return 0;
+	if (!netif_running(ndev)) {
+		p->rx_size = ring->rx_pending;
+		p->tx_size = ring->tx_pending;
+		return 0;
+	}
+	inc_down(p);
+	p->rx_size = ring->rx_pending;
+	p->tx_size = ring->tx_pending;
+	return inc_up(p);
+}
+
+static int inc_get_coalesce(struct net_device *ndev,
+			    struct ethtool_coalesce *ec,
+			    struct kernel_ethtool_coalesce *kec,
+			    struct netlink_ext_ack *extack)
+{
+	struct inc_priv *p = netdev_priv(ndev);
+
+	ec->tx_max_coalesced_frames = p->coal_tx & 0xffff;
+	ec->tx_coalesce_usecs = p->coal_tx >> 16;
+	ec->rx_max_coalesced_frames = p->coal_rx & 0xffff;
+	ec->rx_coalesce_usecs = p->coal_rx >> 16;
+	return 0;
+}
+
+static int inc_set_coalesce(struct net_device *ndev,
+			    struct ethtool_coalesce *ec,
+			    struct kernel_ethtool_coalesce *kec,
+			    struct netlink_ext_ack *extack)
+{
+	struct inc_priv *p = netdev_priv(ndev);
+
+	if (!(p->features & INC_FEAT_IRQ_COAL))
+		return -EOPNOTSUPP;
+	if (ec->tx_max_coalesced_frames > 0xffff ||
+	    ec->tx_coalesce_usecs > 0xffff ||
+	    ec->rx_max_coalesced_frames > 0xffff ||
+	    ec->rx_coalesce_usecs > 0xffff) {
+		NL_SET_ERR_MSG_MOD(extack, "at most 65535 frames and 65535 us");
+		return -EINVAL;
+	}
+	p->coal_tx = INC_COAL(ec->tx_max_coalesced_frames, ec->tx_coalesce_usecs);
+	p->coal_rx = INC_COAL(ec->rx_max_coalesced_frames, ec->rx_coalesce_usecs);
+	if (netif_running(ndev)) {
+		inc_wr(p, INC_IRQ_COAL_TX, p->coal_tx);
+		inc_wr(p, INC_IRQ_COAL_RX, p->coal_rx);
+	}
+	return 0;
+}
+
+const struct ethtool_ops inc_ethtool_ops = {
+	.supported_coalesce_params = ETHTOOL_COALESCE_USECS |
+				     ETHTOOL_COALESCE_MAX_FRAMES,
+	.get_drvinfo		= inc_get_drvinfo,
+	.get_link		= ethtool_op_get_link,
+	.get_sset_count		= inc_get_sset_count,
+	.get_strings		= inc_get_strings,
+	.get_ethtool_stats	= inc_get_ethtool_stats,
+	.get_ringparam		= inc_get_ringparam,
+	.set_ringparam		= inc_set_ringparam,
+	.get_coalesce		= inc_get_coalesce,
+	.set_coalesce		= inc_set_coalesce,
+};

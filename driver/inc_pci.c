@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * inceptionn NIC: the FPGA board's transport. The NIC's registers are
+ * BAR0 (docs/regmap.md); DMA goes through the board's PCIe bridge. MSI-X
+ * with a vector per queue when the bridge offers it, else one MSI or INTx
+ * vector for both (the handler then reads IRQ_STATUS).
+ */
+#include <linux/io.h>
+#include <linux/pci.h>
+
+#include "inc.h"
+
+struct inc_board {
+	void __iomem *regs;	/* BAR0 */
+};
+
+static u32 inc_pci_read(struct inc_priv *p, u32 off)
+{
+	struct inc_board *b = p->tp_priv;
+
+	return readl(b->regs + off);
+}
+
+static void inc_pci_write(struct inc_priv *p, u32 off, u32 val)
+{
+	struct inc_board *b = p->tp_priv;
+
+	writel(val, b->regs + off);
+}
+
+static const struct inc_transport inc_pci_transport = {
+	.name	= "PCIe BAR0",
+	.read	= inc_pci_read,
+	.write	= inc_pci_write,
+};
+
+static int inc_pci_probe(struct pci_dev *pdev, const struct pci_device_id *id)
+{
+	struct inc_board *b;
+	int err, nvec;
+
+	b = devm_kzalloc(&pdev->dev, sizeof(*b), GFP_KERNEL);
+	if (!b)
+		return -ENOMEM;
+	err = pcim_enable_device(pdev);
+	if (err)
+		return err;
+	if (pci_resource_len(pdev, 0) < INC_BAR0_SIZE) {
+		dev_err(&pdev->dev, "BAR0 is %llu bytes, the NIC needs %u\n",
+			(u64)pci_resource_len(pdev, 0), INC_BAR0_SIZE);
+		return -ENODEV;
+	}
+	err = pcim_iomap_regions(pdev, BIT(0), INC_DRV_NAME);
+	if (err)
+		return err;
+	b->regs = pcim_iomap_table(pdev)[0];
+	pci_set_master(pdev);
+	err = dma_set_mask_and_coherent(&pdev->dev, DMA_BIT_MASK(64));
+	if (err)
+		err = dma_set_mask_and_coherent(&pdev->dev, DMA_BIT_MASK(32));
+	if (err)
+		return err;
+	nvec = pci_alloc_irq_vectors(pdev, 1, 2, PCI_IRQ_ALL_TYPES);
+	if (nvec < 0)
+		return nvec;
+	err = inc_probe(pdev, &inc_pci_transport, b, nvec);
+	if (err)
+		pci_free_irq_vectors(pdev);
+	return err;
+}
+
+static void inc_pci_remove(struct pci_dev *pdev)
+{
+	inc_remove(pdev);
+	pci_free_irq_vectors(pdev);
+}
+
+static const struct pci_device_id inc_pci_ids[] = {
+	{ PCI_DEVICE(INC_PCI_VENDOR, INC_PCI_DEVICE) },
+	{ }
+};
+MODULE_DEVICE_TABLE(pci, inc_pci_ids);
+
+struct pci_driver inc_pci_driver = {
+	.name		= INC_DRV_NAME,
+	.id_table	= inc_pci_ids,
+	.probe		= inc_pci_probe,
+	.remove		= inc_pci_remove,
+};

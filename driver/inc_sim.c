@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * inceptionn NIC: the simulator transport. incsim (sim/incsim) runs the
+ * NIC's RTL as QEMU's ivshmem-doorbell device; register accesses travel
+ * through the command ring in its shared BAR2 window
+ * (include/uapi/inceptionn/incsim.h, docs/sim.md). DMA and MSI-X need
+ * nothing special: incsim reads and writes guest memory at the addresses
+ * the DMA API gives, and raises the device's MSI-X vectors.
+ *
+ * The driver binds an ivshmem device only when its window carries incsim's
+ * signature, so an unrelated ivshmem device is never claimed.
+ */
+#include <linux/delay.h>
+#include <linux/io.h>
+#include <linux/ktime.h>
+#include <linux/pci.h>
+#include <linux/spinlock.h>
+
+#include <inceptionn/incsim.h>
+
+#include "inc.h"
+
+#define IVSHMEM_VENDOR		0x1af4
+#define IVSHMEM_DEVICE		0x1110
+#define IVSHMEM_BAR_REGS	0
+#define IVSHMEM_BAR_SHM		2
+#define IVSHMEM_DOORBELL	12	/* (peer << 16) | vector */
+#define INCSIM_PEER		0	/* incsim's id as an ivshmem peer */
+
+/* how long a command may take before the device counts as gone */
+#define INC_SIM_TIMEOUT_US	(2 * USEC_PER_SEC)
+
+struct inc_sim {
+	struct pci_dev *pdev;
+	void __iomem *regs;	/* ivshmem registers */
+	void __iomem *win;	/* the shared window */
+	spinlock_t lock;	/* the command ring */
+	u32 prod;		/* commands posted */
+	u32 entries;
+	u32 bar0;		/* the NIC's register space */
+	bool dead;
+};
+
+static bool inc_sim_gone(struct inc_sim *s, const char *what)
+{
+	if (!s->dead)
+		dev_err(&s->pdev->dev, "incsim %s: the simulated NIC is gone; register reads return all ones from now on\n",
+			what);
+	s->dead = true;
+	return true;
+}
+
+/* Post one command; returns its index. Called with s->lock held. */
+static bool inc_sim_post(struct inc_sim *s, u32 op, u32 addr, u32 val,
+			 u32 *idx)
+{
+	void __iomem *e;
+	ktime_t end;
+
+	if (s->dead)
+		return false;
+	if (s->prod - readl(s->win + INCSIM_OFF_CONS) >= s->entries) {
+		end = ktime_add_us(ktime_get(), INC_SIM_TIMEOUT_US);
+		while (s->prod - readl(s->win + INCSIM_OFF_CONS) >= s->entries) {
+			if (ktime_after(ktime_get(), end))
+				return !inc_sim_gone(s, "stopped taking commands");
+			udelay(1);
+		}
+	}
+	e = s->win + INCSIM_OFF_RING +
+	    (s->prod % s->entries) * sizeof(struct incsim_cmd);
+	writel(op, e + offsetof(struct incsim_cmd, op));
+	writel(addr, e + offsetof(struct incsim_cmd, addr));
+	writel(val, e + offsetof(struct incsim_cmd, value));
+	*idx = s->prod++;
+	/* MMIO writes stay in order: the entry is complete before prod */
+	writel(s->prod, s->win + INCSIM_OFF_PROD);
+	writel(INCSIM_PEER << 16 | INCSIM_DOORBELL_VECTOR,
+	       s->regs + IVSHMEM_DOORBELL);
+	return true;
+}
+
+static void inc_sim_write(struct inc_priv *p, u32 off, u32 val)
+{
+	struct inc_sim *s = p->tp_priv;
+	u32 idx;
+
+	/* descriptors in memory are visible before the command that says so */
+	wmb();
+	spin_lock_bh(&s->lock);
+	inc_sim_post(s, INCSIM_OP_WRITE, off, val, &idx);
+	spin_unlock_bh(&s->lock);
+}
+
+static u32 inc_sim_read(struct inc_priv *p, u32 off)
+{
+	struct inc_sim *s = p->tp_priv;
+	u32 idx, val = ~0u;
+	ktime_t end;
+
+	spin_lock_bh(&s->lock);
+	if (!inc_sim_post(s, INCSIM_OP_READ, off, 0, &idx))
+		goto out;
+	end = ktime_add_us(ktime_get(), INC_SIM_TIMEOUT_US);
+	while ((s32)(readl(s->win + INCSIM_OFF_CONS) - idx) <= 0) {
+		if (ktime_after(ktime_get(), end)) {
+			inc_sim_gone(s, "did not answer a register read");
+			goto out;
+		}
+		cpu_relax();
+	}
+	/* cons passed it: the entry holds the value (no one reuses it yet:
+	 * the lock is ours)
+	 */
+	val = readl(s->win + INCSIM_OFF_RING +
+		    (idx % s->entries) * sizeof(struct incsim_cmd) +
+		    offsetof(struct incsim_cmd, value));
+out:
+	spin_unlock_bh(&s->lock);
+	return val;
+}
+
+static const struct inc_transport inc_sim_transport = {
+	.name	= "incsim (ivshmem)",
+	.read	= inc_sim_read,
+	.write	= inc_sim_write,
+};
+
+/* Is this ivshmem device incsim's? Reads the window only. */
+static int inc_sim_check(struct inc_sim *s)
+{
+	struct device *dev = &s->pdev->dev;
+	u64 magic = readq(s->win + INCSIM_OFF_MAGIC);
+	u32 version, state;
+
+	if (magic != INCSIM_MAGIC) {
+		dev_info(dev, "ivshmem device without incsim's signature: not an inceptionn NIC, left alone\n");
+		return -ENODEV;
+	}
+	version = readl(s->win + INCSIM_OFF_VERSION);
+	if (version != INCSIM_VERSION) {
+		dev_err(dev, "incsim shim version %u; this driver speaks %u only\n",
+			version, INCSIM_VERSION);
+		return -ENODEV;
+	}
+	state = readl(s->win + INCSIM_OFF_STATE);
+	if (!(state & INCSIM_STATE_ATTACHED)) {
+		dev_err(dev, "incsim has left this window (state 0x%x)\n", state);
+		return -ENODEV;
+	}
+	s->entries = readl(s->win + INCSIM_OFF_ENTRIES);
+	s->bar0 = readl(s->win + INCSIM_OFF_BAR0);
+	if (!s->entries || s->entries > 65536 || s->bar0 < INC_STATS) {
+		dev_err(dev, "incsim window with %u command entries and a %u-byte NIC: not usable\n",
+			s->entries, s->bar0);
+		return -ENODEV;
+	}
+	/* take over where an earlier driver left the ring */
+	s->prod = readl(s->win + INCSIM_OFF_PROD);
+	return 0;
+}
+
+static int inc_sim_probe(struct pci_dev *pdev, const struct pci_device_id *id)
+{
+	struct inc_sim *s;
+	int err, nvec;
+
+	if (pci_resource_len(pdev, IVSHMEM_BAR_SHM) < INCSIM_BAR2_SIZE)
+		return -ENODEV;	/* too small to be incsim's: not ours */
+	s = devm_kzalloc(&pdev->dev, sizeof(*s), GFP_KERNEL);
+	if (!s)
+		return -ENOMEM;
+	s->pdev = pdev;
+	spin_lock_init(&s->lock);
+
+	err = pcim_enable_device(pdev);
+	if (err)
+		return err;
+	/* look before claiming anything */
+	s->win = pci_iomap(pdev, IVSHMEM_BAR_SHM, INCSIM_BAR2_SIZE);
+	if (!s->win)
+		return -ENOMEM;
+	err = inc_sim_check(s);
+	pci_iounmap(pdev, s->win);
+	if (err)
+		return err;
+
+	err = pcim_iomap_regions(pdev, BIT(IVSHMEM_BAR_REGS) |
+				 BIT(IVSHMEM_BAR_SHM), INC_DRV_NAME);
+	if (err)
+		return err;
+	s->regs = pcim_iomap_table(pdev)[IVSHMEM_BAR_REGS];
+	s->win = pcim_iomap_table(pdev)[IVSHMEM_BAR_SHM];
+	pci_set_master(pdev);
+	err = dma_set_mask_and_coherent(&pdev->dev, DMA_BIT_MASK(64));
+	if (err)
+		return err;
+	nvec = pci_alloc_irq_vectors(pdev, 2, 2, PCI_IRQ_MSIX);
+	if (nvec < 0) {
+		dev_err(&pdev->dev, "incsim NIC needs 2 MSI-X vectors (QEMU: -device ivshmem-doorbell,vectors=2): %d\n",
+			nvec);
+		return nvec;
+	}
+	err = inc_probe(pdev, &inc_sim_transport, s, nvec);
+	if (err)
+		pci_free_irq_vectors(pdev);
+	return err;
+}
+
+static void inc_sim_remove(struct pci_dev *pdev)
+{
+	inc_remove(pdev);
+	pci_free_irq_vectors(pdev);
+}
+
+static const struct pci_device_id inc_sim_ids[] = {
+	{ PCI_DEVICE(IVSHMEM_VENDOR, IVSHMEM_DEVICE) },
+	{ }
+};
+MODULE_DEVICE_TABLE(pci, inc_sim_ids);
+
+struct pci_driver inc_sim_driver = {
+	.name		= INC_DRV_NAME "-sim",
+	.id_table	= inc_sim_ids,
+	.probe		= inc_sim_probe,
+	.remove		= inc_sim_remove,
+};
