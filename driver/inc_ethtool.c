@@ -36,9 +36,9 @@ static void inc_get_drvinfo(struct net_device *ndev,
 
 	strscpy(info->driver, INC_DRV_NAME, sizeof(info->driver));
 	snprintf(info->fw_version, sizeof(info->fw_version),
-		 "%u.%u.%u build %08x (%s)", INC_VERSION_MAJOR(p->version),
+		 "%u.%u.%u build %08x", INC_VERSION_MAJOR(p->version),
 		 INC_VERSION_MINOR(p->version), INC_VERSION_PATCH(p->version),
-		 p->build, p->tp->name);
+		 p->build);
 	strscpy(info->bus_info, pci_name(p->pdev), sizeof(info->bus_info));
 }
 

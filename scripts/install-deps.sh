@@ -11,7 +11,7 @@ set -euo pipefail
 declare -A GROUP=(
 	[codec]="make gcc g++ clang libclang-rt-14-dev libzstd-dev liblz4-dev"
 	[rtl]="verilator iverilog yosys g++"
-	[vm]="python3 qemu-system-x86 linux-image-amd64 linux-headers-amd64 busybox-static iperf3 cpio kmod sparse"
+	[vm]="python3 qemu-system-x86 linux-image-amd64 linux-headers-amd64 linux-source-6.1 busybox-static iperf3 ethtool cpio kmod sparse"
 )
 
 [ $# -gt 0 ] || { echo "usage: $0 GROUP... (${!GROUP[*]})" >&2; exit 2; }
