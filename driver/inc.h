@@ -100,7 +100,7 @@ struct inc_ring {
  */
 struct inc_sw_stats {
 	u64 tx_packets, tx_bytes, tx_errors, tx_dropped;
-	u64 tx_marked, tx_marked_bytes, tx_compressed;
+	u64 tx_marked, tx_marked_bytes, tx_compressed, tx_plain_peer;
 	u64 rx_packets, rx_bytes, rx_dropped, rx_errors, rx_restored;
 	struct u64_stats_sync syncp;
 };

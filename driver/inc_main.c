@@ -10,6 +10,7 @@
 
 #include "inc.h"
 #include "inc_mark.h"
+#include "inc_peers.h"
 
 unsigned int inc_param_ring_size = INC_RING_DEFAULT;
 module_param_named(ring_size, inc_param_ring_size, uint, 0444);
@@ -63,6 +64,7 @@ static void __exit inc_exit(void)
 		pci_unregister_driver(&inc_sim_driver);
 	if (inc_param_board)
 		pci_unregister_driver(&inc_pci_driver);
+	inc_peers_flush();
 	inc_mark_exit();
 }
 

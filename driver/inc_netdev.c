@@ -15,6 +15,7 @@
 
 #include "inc.h"
 #include "inc_mark.h"
+#include "inc_peers.h"
 
 #define INC_TX_WAKE	8	/* free TX slots before a stopped queue wakes */
 #define INC_IDLE_US	200000	/* how long a stop waits for the NIC to drain */
@@ -304,6 +305,13 @@ static netdev_tx_t inc_xmit(struct sk_buff *skb, struct net_device *ndev)
 		goto dropped;
 	}
 	marked = inc_mark_frame(skb, &m) && inc_can_compress(p, skb, &m);
+	if (marked && inc_peers_plain(skb)) {
+		/* the peer cannot restore it: send it as it is */
+		marked = false;
+		u64_stats_update_begin(&st->syncp);
+		st->tx_plain_peer++;
+		u64_stats_update_end(&st->syncp);
+	}
 	dma = dma_map_single(inc_dma(p), skb->data, skb->len, DMA_TO_DEVICE);
 	if (dma_mapping_error(inc_dma(p), dma)) {
 		dev_kfree_skb_any(skb);
@@ -432,6 +440,7 @@ static int inc_rx(struct inc_priv *p, int budget)
 					 DMA_FROM_DEVICE);
 			skb_put(skb, len);
 			skb->protocol = eth_type_trans(skb, p->ndev);
+			inc_peers_learn(skb);
 			u64_stats_update_begin(&st->syncp);
 			st->rx_packets++;
 			st->rx_bytes += len;
