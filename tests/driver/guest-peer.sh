@@ -2,13 +2,14 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # /test.sh of the peer guest: inceptionn.ko, eth0 as 10.0.0.2 / fd00::2
-# with MTU 9000, and the servers the selftests talk to. Runs until stopped.
+# with MTU 9000, and the servers the selftests talk to (iperf3, incgrad on
+# TCP and UDP port 7700 verifying against /data/grad.f32). Runs until stopped.
 . /kselftest/inceptionn/lib.sh
 SELF4=$PEER4 SELF6=$PEER6 INC_MTU=9000
 
 insmod /lib/modules/inceptionn.ko || exit 1
 setup_if || exit 1
 iperf3 -s -D
-[ -x /usr/local/bin/incgrad ] && /usr/local/bin/incgrad server --port 7700 >/dev/null 2>&1 &
-[ -x /usr/local/bin/incgrad ] && /usr/local/bin/incgrad server --port 7701 --udp >/dev/null 2>&1 &
+/kselftest/inceptionn/sockopt --sink 7790 >/dev/null 2>&1 &
+start_incgrad_servers
 while :; do sleep 3600; done

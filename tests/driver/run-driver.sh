@@ -7,9 +7,13 @@
 # runner (from Debian's linux-source-6.1); the peer answers (ping, iperf3,
 # incgrad servers).
 #
+# A third guest, "plain", has an ordinary virtio-net NIC linked to the main
+# guest's second NIC (eth1): a peer without an inceptionn NIC.
+#
 # usage: tests/driver/run-driver.sh [TEST]...   (default: every test in list)
 # environment: BUILD (default build), TIMEOUT (default 900 s), KO (a built
-#   inceptionn.ko to use instead of building one)
+#   inceptionn.ko to use instead of building one), GRAD (the float32 file the
+#   transfer tests send; default ../shared/gradients/cnn-step0050.f32)
 # Output: TAP (one test point per selftest, then the runner's own), logs in
 # $BUILD/vm/driver/.
 set -uo pipefail
@@ -33,26 +37,49 @@ if [ ! -r "$KS/tools/testing/selftests/kselftest/runner.sh" ]; then
 		linux-source-6.1/tools/testing/selftests/kselftest/runner.sh ||
 		{ echo "Bail out! cannot extract runner.sh from $SRC"; exit 1; }
 fi
+# the C selftest: the kernel's kselftest_harness.h, static (busybox guests)
+KH=tools/testing/selftests
+if [ ! -r "$KS/$KH/kselftest_harness.h" ] || [ ! -r "$KS/$KH/kselftest.h" ]; then
+	tar -xJf "$SRC" -C "$KS" --strip-components=1 \
+		"linux-source-6.1/$KH/kselftest_harness.h" "linux-source-6.1/$KH/kselftest.h" ||
+		{ echo "Bail out! cannot extract kselftest_harness.h from $SRC"; exit 1; }
+fi
+# -isystem: the harness itself is not -Wextra clean
+gcc -static -O2 -Wall -Wextra -Werror -Iinclude/uapi -isystem "$KS/$KH" \
+	-o "$OUT/sockopt" tests/driver/selftests/sockopt.c -lpthread ||
+	{ echo "Bail out! tests/driver/selftests/sockopt.c did not build"; exit 1; }
 
 list=$OUT/list
 if [ $# -gt 0 ]; then
 	printf '%s\n' "$@" >"$list"
 else
-	printf '%s\n' nic_probe.sh nic_ethtool.sh nic_mtu.sh nic_iperf.sh nic_reload.sh >"$list"
+	printf '%s\n' nic_probe.sh nic_ethtool.sh nic_mtu.sh nic_iperf.sh \
+		nic_grad_tcp.sh nic_grad_udp.sh nic_plain_peer.sh \
+		sockopt nic_mark_unload.sh nic_reload.sh >"$list"
 fi
 files=(--file "$ko:/lib/modules/inceptionn.ko"
 	--file "$KS/tools/testing/selftests/kselftest/runner.sh:/kselftest/kselftest/runner.sh"
-	--file "$list:/kselftest/inceptionn/list")
+	--file "$list:/kselftest/inceptionn/list"
+	--file "$OUT/sockopt:/kselftest/inceptionn/sockopt")
 for f in tests/driver/selftests/*; do
 	files+=(--file "$f:/kselftest/inceptionn/$(basename "$f")")
 done
+GRAD=${GRAD:-../shared/gradients/cnn-step0050.f32}
+[ -r "$GRAD" ] && files+=(--file "$GRAD:/data/grad.f32")
 bins=(--bin ethtool --bin iperf3)
-[ -x "$BUILD/bin/incgrad" ] && bins+=(--bin "$BUILD/bin/incgrad")
-tests/vm/mkinitrd.sh "$OUT/main.cpio.gz" "${files[@]}" "${bins[@]}" \
+[ -x "$BUILD/bin/incgrad" ] || make --no-print-directory "$BUILD/bin/incgrad" >&2 ||
+	{ echo "Bail out! incgrad did not build"; exit 1; }
+bins+=(--bin "$BUILD/bin/incgrad")
+tests/vm/mkinitrd.sh "$OUT/main.cpio.gz" "${files[@]}" "${bins[@]}" --kmod tls \
 	--script tests/driver/guest-main.sh || { echo "Bail out! mkinitrd"; exit 1; }
 tests/vm/mkinitrd.sh "$OUT/peer.cpio.gz" "${files[@]}" "${bins[@]}" \
 	--script tests/driver/guest-peer.sh || { echo "Bail out! mkinitrd"; exit 1; }
+tests/vm/mkinitrd.sh "$OUT/plain.cpio.gz" --kmod virtio_pci --kmod virtio_net \
+	"${files[@]}" "${bins[@]}" --script tests/driver/guest-plain.sh ||
+	{ echo "Bail out! mkinitrd"; exit 1; }
 
 exec tests/vm/run.sh --timeout "$TIMEOUT" --log-dir "$BUILD/vm/driver" \
 	--guest "main:$OUT/main.cpio.gz:384M" --guest "peer:$OUT/peer.cpio.gz:384M:helper" \
-	--nic main:nic0:link-listen=l0 --nic peer:nic1:link-connect=l0
+	--guest "plain:$OUT/plain.cpio.gz:256M:helper" \
+	--nic main:nic0:link-listen=l0 --nic peer:nic1:link-connect=l0 \
+	--nic main:nic2:link-listen=l1 --virtio plain:link-connect=l1

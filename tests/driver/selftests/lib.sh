@@ -9,6 +9,14 @@ SELF4=10.0.0.1
 PEER4=10.0.0.2
 SELF6=fd00::1
 PEER6=fd00::2
+# the main guest's second NIC (eth1), linked to a guest with virtio-net
+PLAIN_IF=eth1
+PLAIN_SELF4=10.0.1.1
+PLAIN4=10.0.1.2
+PLAIN_SELF6=fd01::1
+PLAIN6=fd01::2
+GRAD=/data/grad.f32
+INCGRAD_PORT=7700	# TCP; the UDP server is on the next port
 KSFT_SKIP=4
 
 log() { echo "$*"; }
@@ -48,4 +56,74 @@ setup_if() {
 # no kernel warning, oops or BUG since the guest started
 dmesg_clean() {
 	! dmesg | grep -E 'WARNING:|BUG:|Oops|general protection|refcount_t|use-after-free|list_del corruption' 
+}
+
+# setup_plain_if: the second NIC, toward the guest without an inceptionn NIC
+setup_plain_if() {
+	[ -d "/sys/class/net/$PLAIN_IF" ] || return 1
+	ip addr replace "$PLAIN_SELF4/24" dev "$PLAIN_IF" || return 1
+	echo 0 >"/proc/sys/net/ipv6/conf/$PLAIN_IF/accept_dad"
+	ip -6 addr replace "$PLAIN_SELF6/64" dev "$PLAIN_IF" || return 1
+	ip link set "$PLAIN_IF" up || return 1
+	wait_for 30 sh -c "[ \"\$(cat /sys/class/net/$PLAIN_IF/carrier)\" = 1 ]"
+}
+
+# start_incgrad_servers: the servers the transfer tests talk to (peer guests)
+start_incgrad_servers() {
+	incgrad server --port "$INCGRAD_PORT" --verify "$GRAD" >/dev/null 2>&1 &
+	incgrad server --port $((INCGRAD_PORT + 1)) --udp --verify "$GRAD" \
+		--allow-loss >/dev/null 2>&1 &
+}
+
+# jfield NAME JSON: the value of a top-level field of incgrad's JSON output
+jfield() {
+	echo "$2" | sed -n "s/.*\"$1\":\"\{0,1\}\([^,\"}]*\).*/\1/p"
+}
+
+# counters NAME...: "NAME=VALUE ..." of `ethtool -S $IF`, for deltas
+counters() {
+	s=$(ethtool -S "$IF")
+	for n in "$@"; do
+		printf '%s=%s ' "$n" "$(echo "$s" | sed -n "s/^ *$n: //p")"
+	done
+}
+
+# delta NAME BEFORE AFTER: how much counter NAME grew between two counters()
+delta() {
+	b=$(echo "$2" | tr ' ' '\n' | sed -n "s/^$1=//p")
+	a=$(echo "$3" | tr ' ' '\n' | sed -n "s/^$1=//p")
+	echo $((a - b))
+}
+
+# xfer HOST PROTO MARK K MODE: one incgrad transfer of $GRAD to the server on
+# HOST (PROTO tcp or udp; MARK --mark or --no-mark) while $IF's counters are
+# read before and after. Sets OUT (the client's JSON), DTX (bytes on the
+# link), DHOST (bytes the host handed the NIC), DCOMP (frames compressed),
+# DPLAIN (frames sent plain toward a peer without the NIC). Fails the test
+# when the client fails or the server's verdict is not pass.
+xfer() {
+	u="--port $INCGRAD_PORT"
+	[ "$2" = udp ] && u="--port $((INCGRAD_PORT + 1)) --udp --rate 3M"
+	c0=$(counters tx_bytes drv_tx_bytes tx_comp_frames drv_tx_plain_peer)
+	# shellcheck disable=SC2086
+	OUT=$(incgrad client "$1" "$GRAD" $u "$3" \
+		--k "$4" --mode "$5" --json --timeout 120 2>&1)
+	rc=$?
+	c1=$(counters tx_bytes drv_tx_bytes tx_comp_frames drv_tx_plain_peer)
+	DTX=$(delta tx_bytes "$c0" "$c1")
+	DHOST=$(delta drv_tx_bytes "$c0" "$c1")
+	DCOMP=$(delta tx_comp_frames "$c0" "$c1")
+	DPLAIN=$(delta drv_tx_plain_peer "$c0" "$c1")
+	log "  $2 $1 $3 k=$4 $5: result $(jfield result "$OUT")," \
+		"server $(jfield server_result "$OUT")," \
+		"payload $(jfield payload_bytes "$OUT") B," \
+		"written $(jfield bytes_written "$OUT") B, on link $DTX B" \
+		"(host $DHOST B), compressed frames $DCOMP, plain-peer $DPLAIN," \
+		"max err $(jfield server_max_abs_err "$OUT")," \
+		"lost $(jfield server_lost "$OUT")," \
+		"$(jfield throughput_mbps "$OUT") Mbit/s"
+	[ $rc -eq 0 ] || { echo "$OUT"; fail "incgrad client exit $rc"; }
+	[ "$(jfield result "$OUT")" = pass ] || { echo "$OUT"; fail "client result"; }
+	[ "$(jfield server_result "$OUT")" = pass ] || { echo "$OUT"; fail "server verdict"; }
+	[ "$(jfield server_verified "$OUT")" = true ] || { echo "$OUT"; fail "not verified"; }
 }

@@ -1,0 +1,13 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# /test.sh of the plain guest: no inceptionn NIC, an ordinary virtio-net
+# NIC (eth0, 10.0.1.2 / fd01::2) on the link of the main guest's eth1, and
+# the incgrad servers. A frame the main guest's NIC compressed is an unknown
+# IP protocol here: this kernel answers it with ICMP, never delivers it.
+. /kselftest/inceptionn/lib.sh
+IF=eth0 SELF4=$PLAIN4 SELF6=$PLAIN6
+
+setup_if || exit 1
+start_incgrad_servers
+while :; do sleep 3600; done
