@@ -19,6 +19,8 @@
 #include <hw/inc_nic_regs.h>
 
 #define INC_DRV_NAME		"inceptionn"
+/* the driver's version: MODULE_VERSION, and the DKMS package's (dkms.conf) */
+#define INC_DRV_VERSION		"0.1.0"
 #define INC_VERSION_SPOKEN	1	/* register map major version */
 
 #define INC_RING_DEFAULT	256

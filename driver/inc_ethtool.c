@@ -10,7 +10,8 @@
 
 #include "inc.h"
 
-#define INC_HW_STAT_NAME(n, name) [n] = #name,
+#define INC_HW_STAT_NAME(n, name) \
+	[n] = #name,
 static const char inc_hw_stat_names[INC_ST_N][ETH_GSTRING_LEN] = {
 	INC_STATS_LIST(INC_HW_STAT_NAME)
 };

@@ -74,3 +74,4 @@ module_exit(inc_exit);
 MODULE_DESCRIPTION("inceptionn gradient-compressing NIC");
 MODULE_AUTHOR("The inceptionn developers");
 MODULE_LICENSE("GPL");
+MODULE_VERSION(INC_DRV_VERSION);

@@ -200,7 +200,8 @@ int inc_up(struct inc_priv *p)
 
 	inc_wr(p, INC_CTRL, 0);
 	inc_wr(p, INC_IRQ_ENABLE, 0);
-	p->tx.prod = p->tx.clean = inc_program_queue(p, INC_TXQ, &p->tx);
+	p->tx.prod = inc_program_queue(p, INC_TXQ, &p->tx);
+	p->tx.clean = p->tx.prod;
 	p->rx.clean = inc_program_queue(p, INC_RXQ, &p->rx);
 	for (i = 0; i < p->rx.size; i++)
 		inc_rx_post(p, (p->rx.clean + i) & (p->rx.size - 1));

@@ -14,11 +14,15 @@
 #define INC_PEER_TTL		(300 * HZ)
 #define INC_PEERS_MAX		256
 
-/* RX, NAPI: look at a received frame (skb->data at the network header,
- * skb->protocol set) and learn from it; true when it was such an ICMP. */
+/*
+ * RX, NAPI: look at a received frame (skb->data at the network header,
+ * skb->protocol set) and learn from it; true when it was such an ICMP.
+ */
 bool inc_peers_learn(const struct sk_buff *skb);
-/* TX: is the frame's destination (skb->data at the Ethernet header) known
- * not to restore compressed frames? */
+/*
+ * TX: is the frame's destination (skb->data at the Ethernet header) known
+ * not to restore compressed frames?
+ */
 bool inc_peers_plain(const struct sk_buff *skb);
 /* Forget every peer (module exit). */
 void inc_peers_flush(void);

@@ -6,24 +6,18 @@
 # source tree gets no build products. Prints the module's path.
 #
 # usage: scripts/build-module.sh [KBUILD-ARG]...   (e.g. W=1 C=1)
-# environment: KDIR (default: /lib/modules/$(uname -r)/build if it exists,
-#   else the newest /lib/modules/*/build), BUILD (default build)
+# environment: KDIR (default: /lib/modules/$KVER/build if KVER is set, else
+#   /lib/modules/$(uname -r)/build if it exists, else the newest
+#   /lib/modules/*/build: scripts/kdir.sh), BUILD (default build)
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD:-build}
 case $BUILD in /*) ;; *) BUILD=$ROOT/$BUILD ;; esac
 
-if [ -z "${KDIR:-}" ]; then
-	KDIR=/lib/modules/$(uname -r)/build
-	if [ ! -d "$KDIR" ]; then
-		KDIR=$(find /lib/modules -mindepth 2 -maxdepth 2 -name build 2>/dev/null | sort -V | tail -n 1)
-	fi
-fi
-if [ -z "$KDIR" ] || [ ! -f "$KDIR/Makefile" ]; then
-	echo "build-module.sh: no kernel build directory (KDIR=${KDIR:-unset}); install linux-headers-amd64 or set KDIR" >&2
-	exit 1
-fi
+# the kernel: scripts/kdir.sh's rule (KDIR, else KVER's, the running one's,
+# the newest)
+KDIR=$("$ROOT/scripts/kdir.sh")
 
 SRC=$BUILD/driver/src
 mkdir -p "$SRC"

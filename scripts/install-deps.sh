@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 #
 # Install the Debian packages a part of the project needs, if missing.
-# usage: scripts/install-deps.sh GROUP...   (groups: codec rtl vm)
+# usage: scripts/install-deps.sh GROUP...   (groups: codec rtl vm lab)
 # Idempotent: when everything is present it installs nothing and does not
 # touch the network; otherwise it runs `apt-get update` once, then installs
 # only what is missing.
@@ -12,6 +12,9 @@ declare -A GROUP=(
 	[codec]="make gcc g++ clang libclang-rt-14-dev libzstd-dev liblz4-dev"
 	[rtl]="verilator iverilog yosys g++"
 	[vm]="python3 qemu-system-x86 linux-image-amd64 linux-headers-amd64 linux-source-6.1 busybox-static iperf3 ethtool cpio kmod sparse"
+	# a lab host with the board (docs/lab-hosts.md); not in `make deps`:
+	# tests/driver/test-install.sh installs it when it needs dkms
+	[lab]="dkms linux-headers-amd64 kmod ethtool"
 )
 
 [ $# -gt 0 ] || { echo "usage: $0 GROUP... (${!GROUP[*]})" >&2; exit 2; }
