@@ -43,7 +43,7 @@ BINS  := $(TOOLS:%=$(BUILD)/bin/%) $(BENCH:%=$(BUILD)/bin/%)
 TBINS := $(TESTS:%=$(BUILD)/tests/%)
 
 .PHONY: module
-.PHONY: all deps check demo bench-codec bench-rtl bench-incsim synth-report clean asan fuzz \
+.PHONY: all deps check demo demo-codec bench-codec bench-rtl bench-incsim synth-report clean asan fuzz \
 	rtl-models
 # keep objects that pattern rules chain through
 .SECONDARY:
@@ -182,6 +182,13 @@ $(BUILD)/bin/bench-incsim: $(O)/sim/incsim/bench-incsim.o $(O)/sim/incsim/shimc.
 	@echo "  LD      $@"
 	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ -lm
 
+# incswitch: a learning switch for simulated links (make demo's cluster)
+$(BUILD)/bin/incswitch: $(O)/sim/incswitch/incswitch.o
+	@mkdir -p $(dir $@)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^
+all: $(BUILD)/bin/incswitch
+
 bench-incsim: deps
 	$(Q)$(MAKE) --no-print-directory $(BUILD)/bin/incsim $(BUILD)/bin/bench-incsim
 	$(Q)$(BUILD)/bin/bench-incsim
@@ -195,6 +202,23 @@ synth-report: deps
 bench-rtl: deps
 	$(Q)$(MAKE) --no-print-directory $(BUILD)/bin/bench-rtl
 	$(Q)$(BUILD)/bin/bench-rtl ../shared/gradients
+
+# ---- incgrad: gradient transfer tool (userspace/incgrad/, PROTOCOL.md) ----
+INCGRAD_SRCS := $(addprefix userspace/incgrad/, main.c client.c server.c \
+	proto.c net.c verify.c report.c util.c)
+INCGRAD_OBJS := $(INCGRAD_SRCS:%.c=$(O)/%.o)
+$(INCGRAD_OBJS): XFLAGS := -Iinclude/uapi
+$(BUILD)/bin/incgrad: $(INCGRAD_OBJS) $(LIBCODEC)
+all: $(BUILD)/bin/incgrad
+
+# make check-incgrad: build it and run its loopback suite only. Under ASan
+# and UBSan: make check-incgrad BUILD=build/asan OPT="-O1 -g" \
+#	SAN="-fsanitize=address,undefined -fno-sanitize-recover=all"
+.PHONY: check-incgrad
+check-incgrad:
+	$(Q)$(MAKE) --no-print-directory $(BUILD)/bin/incgrad
+	$(Q)BUILD=$(BUILD) tests/run-tests.sh 'incgrad/*'
+# ---- end incgrad -------------------------------------------------------------
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)
 
@@ -221,6 +245,38 @@ fuzz:
 module:
 	$(Q)scripts/build-module.sh $(if $(W),W=$(W)) $(if $(C),C=$(C))
 
+# ---- driver: userspace unit test of the marking arithmetic ------------------
+# tests/driver/unit/test_mark_range.c compiles driver/inc_mark_range.h as is;
+# part of `all`, hence of `make check` (suite driver/mark-range).
+$(O)/tests/driver/unit/test_mark_range.o: XFLAGS := -Idriver
+$(BUILD)/tests/test_mark_range: $(O)/tests/driver/unit/test_mark_range.o \
+	$(O)/tests/lib/testlib.o
+	@mkdir -p $(dir $@)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ -lm
+all: $(BUILD)/tests/test_mark_range
+# ---- end driver unit test -----------------------------------------------------
+
+# ---- installing the module (scripts/install-module.sh, docs/lab-hosts.md) ----
+# make install: builds inceptionn.ko against KDIR and installs it as
+#   $(DESTDIR)$(INSTALL_MOD_PATH)/lib/modules/$(KVER)/$(INSTALL_MOD_DIR)/inceptionn.ko
+#   (INSTALL_MOD_DIR default extra), then runs depmod (-b when staging).
+#   KDIR and KVER as for `make module` (KVER: KDIR's kernel release; KVER
+#   alone picks /lib/modules/$(KVER)/build). make uninstall removes it.
+# make install-headers: the socket option's header, inceptionn.h, to
+#   $(DESTDIR)$(PREFIX)/include/inceptionn/ (PREFIX default /usr); optional.
+# make dkms-install: the module as DKMS package inceptionn/VERSION (dkms.conf;
+#   sources copied to /usr/src/inceptionn-VERSION), built and installed for
+#   KVER and rebuilt by DKMS for every new kernel. make dkms-remove undoes it.
+#   VERSION is INC_DRV_VERSION in driver/inc.h. dkms: install-deps.sh lab.
+.PHONY: install uninstall install-headers dkms-install dkms-remove
+install uninstall install-headers dkms-install dkms-remove:
+	$(Q)env KDIR="$(KDIR)" KVER="$(KVER)" INSTALL_MOD_PATH="$(INSTALL_MOD_PATH)" \
+		INSTALL_MOD_DIR="$(INSTALL_MOD_DIR)" DESTDIR="$(DESTDIR)" \
+		PREFIX="$(PREFIX)" DEPMOD="$(DEPMOD)" BUILD="$(BUILD)" \
+		scripts/install-module.sh $@
+# ---- end installing the module -------------------------------------------------
+
 deps:
 	$(Q)scripts/install-deps.sh codec rtl vm
 
@@ -228,12 +284,20 @@ check: deps
 	$(Q)$(MAKE) --no-print-directory all asan fuzz
 	$(Q)tests/run-tests.sh
 
+# make demo: a simulated cluster (scripts/demo.sh, docs/demo.md). Options
+# HOSTS, K, MODE, MTU, DEMO_FILE, IPERF_SECONDS, DEMO_TIMEOUT reach it
+# through the environment; make's command-line variables are exported.
 K	?= 10
 MODE	?= sparse
-DEMO_FILE ?= ../shared/gradients
+export HOSTS K MODE MTU DEMO_FILE IPERF_SECONDS DEMO_TIMEOUT
 demo: deps
+	$(Q)BUILD=$(BUILD) scripts/demo.sh
+
+# make demo-codec: the codec alone on every real gradient file, one table
+demo-codec: deps
 	$(Q)$(MAKE) --no-print-directory $(BUILD)/bin/inccodec-demo
-	$(Q)$(BUILD)/bin/inccodec-demo -k '$(K)' --mode '$(MODE)' '$(DEMO_FILE)'
+	$(Q)$(BUILD)/bin/inccodec-demo -k '$(K)' --mode '$(MODE)' \
+		'$(if $(DEMO_FILE),$(DEMO_FILE),../shared/gradients)'
 
 bench-codec: deps
 	$(Q)$(MAKE) --no-print-directory $(BUILD)/bin/bench-codec

@@ -80,6 +80,7 @@ suite codec/gradients     "$BUILD/tests/test_gradients"
 suite codec/file          "$BUILD/tests/test_file"
 suite codec/cli           env INCCODEC="$BUILD/bin/inccodec" tests/codec/test_cli.sh
 suite wire/reference      "$BUILD/tests/test_wire"
+suite incgrad/loopback    env BUILD="$BUILD" tests/incgrad/test_incgrad.sh
 # codec, ASan + UBSan build (1 in 256 blocks of the exhaustive space)
 A=$BUILD/asan
 suite codec-asan/exhaustive "$A/tests/test_exhaustive" -f 8
@@ -103,11 +104,18 @@ for top in inc_compressor inc_decompressor; do
 done
 # NIC: system test (Verilator model of inc_nic) and yosys synthesis of the top
 suite nic/system          "$BUILD/tests/test_nic"
+suite driver/static env BUILD="$BUILD" tests/driver/static-checks.sh
+suite driver/install env BUILD="$BUILD" tests/driver/test-install.sh
+suite driver/mark-range    "$BUILD/tests/test_mark_range"
 # incsim: the RTL as an ivshmem PCI device (host side, a fake QEMU)
 suite sim/shim            tests/sim/test_incsim.py "$BUILD/bin/incsim"
 # incsim under real QEMU guests (Debian's kernel, busybox initramfs)
 suite sim/smoke           env BUILD="$BUILD" tests/sim/run-smoke.sh
 suite sim/faults          env BUILD="$BUILD" tests/sim/test-faults.sh
+# the driver under the kernel's kselftest runner: three guests, two NICs
+suite driver/selftests    env BUILD="$BUILD" tests/driver/run-driver.sh
+# make demo, shortened (a 2-host cluster), its option checks and Ctrl-C
+suite demo/cluster        env BUILD="$BUILD" tests/demo/test-demo.sh
 suite nic/synth-inc_nic   env SYNTH_BUILD="$BUILD/rtl-synth" SYNTH_TIMEOUT=1800 \
 	rtl/scripts/synth.sh inc_nic - check
 

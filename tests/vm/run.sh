@@ -23,6 +23,9 @@
 #         a virtio-net NIC of GUEST on link L (QEMU -netdev stream); the guest's
 #         initrd needs `--kmod virtio_pci --kmod virtio_net`. MAC defaults to
 #         52:54:00:12:34:NN (NN = 01, 02, ... in order).
+#   --switch L
+#         a learning switch (build/bin/incswitch) listening as link L: any
+#         number of NICs (incsim or virtio) connect to it with link-connect=L.
 #   --append GUEST:ARGS
 #         more kernel command line for GUEST.
 #   L is a link name ([A-Za-z0-9_.-]+), a UNIX socket in the run's own
@@ -33,7 +36,8 @@
 #   --log-dir DIR    where logs go (default build/vm): DIR/NAME.log is a guest's
 #                    console, DIR/NIC.incsim.log an incsim's stdout and stderr
 #   --kernel FILE    instead of /boot/vmlinuz-<tests/vm/kver.sh>
-#   environment: INCSIM (default build/bin/incsim), QEMU (qemu-system-x86_64)
+#   environment: INCSIM (default build/bin/incsim), INCSWITCH (default
+#   build/bin/incswitch), QEMU (qemu-system-x86_64)
 #
 # Guests run with -smp 1 -nographic -no-reboot -nic none and the kernel command
 # line "console=ttyS0 quiet panic=-1 oops=panic"; a guest is done when QEMU
@@ -62,6 +66,7 @@ set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=${BUILD:-$ROOT/build}
 INCSIM=${INCSIM:-$BUILD/bin/incsim}
+INCSWITCH=${INCSWITCH:-$BUILD/bin/incswitch}
 QEMU=${QEMU:-qemu-system-x86_64}
 TIMEOUT=120
 LOGDIR=$BUILD/vm
@@ -93,7 +98,7 @@ valid_id() {
 	[[ $1 =~ ^[A-Za-z][A-Za-z0-9_-]*$ ]]
 }
 
-guests=() nics=() virtios=()
+guests=() nics=() virtios=() switches=()
 declare -A G_INITRD=() G_MEM=() G_HELPER=() G_APPEND=() G_NICS=() G_VIRTIOS=()
 declare -A N_GUEST=() N_MODE=() N_LINK=() N_STATS=()
 declare -A V_MODE=() V_LINK=() V_MAC=()
@@ -121,7 +126,7 @@ declare -a nic_specs=() virtio_specs=() append_specs=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	-h | --help) usage ;;
-	--timeout | --log-dir | --kernel | --guest | --nic | --virtio | --append)
+	--timeout | --log-dir | --kernel | --guest | --nic | --virtio | --append | --switch)
 		[ $# -ge 2 ] || die "$1 needs an argument" ;;
 	*) die "unknown option $1 (--help)" ;;
 	esac
@@ -151,6 +156,9 @@ while [ $# -gt 0 ]; do
 	--nic) nic_specs+=("$2") ;;
 	--virtio) virtio_specs+=("$2") ;;
 	--append) append_specs+=("$2") ;;
+	--switch)
+		[[ $2 =~ ^[A-Za-z0-9_.-]+$ ]] || die "--switch $2: bad link name"
+		switches+=("$2") ;;
 	esac
 	shift 2
 done
@@ -265,6 +273,24 @@ start() {	# start LOG CMD...: in a new process group; sets PID
 
 T0=$(now)
 DEADLINE=$(awk -v t="$T0" -v d="$TIMEOUT" 'BEGIN { printf "%d", t + d }')
+
+# ---------------------------------------------------------------- switches
+declare -A S_PID=()
+if [ ${#switches[@]} -gt 0 ] && [ ! -x "$INCSWITCH" ]; then
+	die "$INCSWITCH not found (make build/bin/incswitch)"
+fi
+for l in ${switches[@]+"${switches[@]}"}; do
+	start "$LOGDIR/switch-$l.log" "$INCSWITCH" --listen "$RUN/link-$l.sock" \
+		--name "switch-$l"
+	S_PID[$l]=$PID
+	t=$(now)
+	until [ -S "$RUN/link-$l.sock" ]; do
+		kill -0 "$PID" 2>/dev/null || die "switch $l did not start ($LOGDIR/switch-$l.log)"
+		awk -v e="$(elapsed "$t")" -v w=$STARTUP_WAIT 'BEGIN { exit !(e > w) }' &&
+			die "switch $l did not create its socket"
+		sleep 0.05
+	done
+done
 
 # ---------------------------------------------------------------- incsims
 declare -A N_PID=() N_RC=() N_FAIL=()

@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+#
+# `make demo`, shortened: its option checks, one real run of a 2-host cluster
+# on a small gradient file (every verdict in its table checked), and a run
+# interrupted as Ctrl-C would, which must leave no process or file behind.
+# TAP on stdout.
+set -uo pipefail
+cd "$(dirname "$0")/../.." || exit 1
+BUILD=${BUILD:-build}
+export BUILD
+GRAD=../shared/gradients/mlp-step0050.f32
+n=0 failed=0
+ok() { n=$((n + 1)); echo "ok $n - $*"; }
+nok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $*"; }
+check() { local d=$1; shift; if "$@"; then ok "$d"; else nok "$d"; fi; }
+
+# ---- bad options: exit 2 and a message that names the option
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+printf 'abcde' >"$tmp/odd.f32"
+while IFS='|' read -r env want; do
+	out=$(env $env scripts/demo.sh 2>&1)
+	rc=$?
+	check "bad option $env: exit 2, says '$want'" \
+		eval '[ "$rc" -eq 2 ] && grep -q -- "$want" <<<"$out"'
+done <<EOF2
+HOSTS=1|HOSTS=1: a number of hosts from 2 to 8
+HOSTS=abc|HOSTS=abc
+K=0|K=0: the error bound
+K=25|K=25
+MODE=fast|MODE=fast: paper or sparse
+MTU=1234|MTU=1234: 1500 or 9000
+DEMO_FILE=/nonexistent.f32|DEMO_FILE=/nonexistent.f32: no such readable file
+DEMO_FILE=$tmp/odd.f32|not a whole number of float32 values
+EOF2
+
+if [ ! -r "$GRAD" ]; then
+	echo "ok $((n + 1)) - # SKIP $GRAD missing: no cluster run"
+	echo "1..$((n + 1))"
+	exit 0
+fi
+
+# ---- a real run: 2 hosts, paper mode, k=8, jumbo frames
+log=$tmp/demo.log
+DEMO_FILE=$GRAD K=8 MODE=paper MTU=9000 IPERF_SECONDS=1 DEMO_TIMEOUT=300 \
+	scripts/demo.sh >"$log" 2>&1
+rc=$?
+sed 's/^/# /' "$log" | grep -v '^# \[' | head -60
+check "demo exits 0" [ "$rc" -eq 0 ]
+check "demo says every verification passed" grep -q '^every verification passed' "$log"
+check "progress: both hosts booted, linked and finished" eval \
+	'[ "$(grep -cE "host[01]: (NIC up|linked|done \(all checks passed\))" "$log")" -eq 6 ]'
+for t in "iperf3    0->1" "iperf3    1->0" "marked    0->1" "marked    1->0" \
+	"unmarked  0->1" "unmarked  1->0"; do
+	check "row '$t' passes" grep -q "^$t .* pass: " "$log"
+done
+# marked rows: fewer bytes on the link than the application wrote, error
+# within 2^-8 but not zero (the values really went through the codec)
+awk '/^marked / { print $4, $5, $8 }' "$log" >"$tmp/marked"
+check "marked: compressed on the link (link bytes < app bytes / 2)" \
+	awk '{ if (!($2 > 0 && $2 * 2 < $1)) bad = 1 } END { exit bad || NR != 2 }' "$tmp/marked"
+check "marked: 0 < max error <= 2^-8" \
+	awk '{ if (!($3 > 0 && $3 <= 0.00390625)) bad = 1 } END { exit bad || NR != 2 }' "$tmp/marked"
+check "unmarked: max error 0, nothing saved" \
+	awk '/^unmarked / { if ($8 != 0 || $6 != 0) bad = 1; c++ } END { exit bad || c != 2 }' "$log"
+check "counters: both hosts compressed and restored frames" awk '
+	/^tx_comp_frames / && $2 > 0 && $3 > 0 { a = 1 }
+	/^rx_decomp_frames / && $2 > 0 && $3 > 0 { b = 1 }
+	/^rx_drop_malformed / && $2 == 0 && $3 == 0 { c = 1 }
+	END { exit !(a && b && c) }' "$log"
+check "the table says MTU=9000 and MODE=paper" grep -q 'MODE=paper, MTU=9000' "$log"
+
+# ---- interrupted: everything it started goes away
+ilog=$tmp/int.log
+# a background job of a script starts with SIGINT ignored: undo that, and
+# give it its own process group, as a terminal's foreground job has
+DEMO_FILE=$GRAD IPERF_SECONDS=30 python3 -c 'import os, signal, sys
+signal.signal(signal.SIGINT, signal.SIG_DFL)
+os.setsid()
+os.execvp(sys.argv[1], sys.argv[1:])' scripts/demo.sh >"$ilog" 2>&1 &
+pid=$!
+for _ in $(seq 240); do
+	grep -q 'linked: all' "$ilog" && break
+	sleep 0.5
+done
+check "interrupt test: the cluster came up" grep -q 'linked: all' "$ilog"
+kill -INT -- "-$pid"
+for _ in $(seq 60); do
+	kill -0 "$pid" 2>/dev/null || break
+	sleep 0.5
+done
+wait "$pid"
+rc=$?
+check "interrupted demo exits 130 (got $rc)" [ "$rc" -eq 130 ]
+check "interrupted demo says it stops the cluster" grep -q 'interrupted: stopping the cluster' "$ilog"
+sleep 1
+check "no QEMU, incsim or incswitch left" eval \
+	'! pgrep -f "$BUILD/demo/host.cpio.gz|--name switch-sw0|incvm-.*-host0" >/dev/null'
+check "no guest RAM file left in /dev/shm" eval '! ls /dev/shm/incvm-*-host* >/dev/null 2>&1'
+
+echo "1..$n"
+[ "$failed" -eq 0 ]
