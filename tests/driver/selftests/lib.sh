@@ -105,10 +105,12 @@ xfer() {
 	u="--port $INCGRAD_PORT"
 	[ "$2" = udp ] && u="--port $((INCGRAD_PORT + 1)) --udp --rate 3M"
 	c0=$(counters tx_bytes drv_tx_bytes tx_comp_frames drv_tx_plain_peer)
+	t0=$(cut -d' ' -f1 /proc/uptime)
 	# shellcheck disable=SC2086
 	OUT=$(incgrad client "$1" "$GRAD" $u "$3" \
 		--k "$4" --mode "$5" --json --timeout 120 2>&1)
 	rc=$?
+	t1=$(cut -d' ' -f1 /proc/uptime)
 	c1=$(counters tx_bytes drv_tx_bytes tx_comp_frames drv_tx_plain_peer)
 	DTX=$(delta tx_bytes "$c0" "$c1")
 	DHOST=$(delta drv_tx_bytes "$c0" "$c1")
@@ -121,7 +123,8 @@ xfer() {
 		"(host $DHOST B), compressed frames $DCOMP, plain-peer $DPLAIN," \
 		"max err $(jfield server_max_abs_err "$OUT")," \
 		"lost $(jfield server_lost "$OUT")," \
-		"$(jfield throughput_mbps "$OUT") Mbit/s"
+		"server $(jfield server_throughput_mbps "$OUT") Mbit/s," \
+		"client run $(awk "BEGIN { print $t1 - $t0 }") s"
 	[ $rc -eq 0 ] || { echo "$OUT"; fail "incgrad client exit $rc"; }
 	[ "$(jfield result "$OUT")" = pass ] || { echo "$OUT"; fail "client result"; }
 	[ "$(jfield server_result "$OUT")" = pass ] || { echo "$OUT"; fail "server verdict"; }
