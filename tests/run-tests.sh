@@ -109,11 +109,14 @@ suite driver/install env BUILD="$BUILD" tests/driver/test-install.sh
 suite driver/mark-range    "$BUILD/tests/test_mark_range"
 # incsim: the RTL as an ivshmem PCI device (host side, a fake QEMU)
 suite sim/shim            tests/sim/test_incsim.py "$BUILD/bin/incsim"
+suite sim/incswitch       tests/sim/test_incswitch.py "$BUILD/bin/incswitch"
 # incsim under real QEMU guests (Debian's kernel, busybox initramfs)
 suite sim/smoke           env BUILD="$BUILD" tests/sim/run-smoke.sh
 suite sim/faults          env BUILD="$BUILD" tests/sim/test-faults.sh
 # the driver under the kernel's kselftest runner: three guests, two NICs
 suite driver/selftests    env BUILD="$BUILD" tests/driver/run-driver.sh
+# marked TCP over a switch that drops every 37th unicast frame: retransmissions
+suite driver/lossy        env BUILD="$BUILD" LOSS=37 tests/driver/run-driver.sh nic_grad_lossy.sh
 # make demo, shortened (a 2-host cluster), its option checks and Ctrl-C
 suite demo/cluster        env BUILD="$BUILD" tests/demo/test-demo.sh
 suite nic/synth-inc_nic   env SYNTH_BUILD="$BUILD/rtl-synth" SYNTH_TIMEOUT=1800 \

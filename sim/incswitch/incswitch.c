@@ -9,8 +9,11 @@
  * peer does not keep up has its frames dropped beyond --queue bytes, as a
  * switch with finite buffers does, and counted. A malformed length closes
  * that port only. SIGINT/SIGTERM: print the counters and exit 0.
+ * --loss N drops every Nth unicast frame it forwards (deterministic), as a
+ * lossy network would: tests use it to make TCP retransmit.
  *
- * usage: incswitch --listen PATH [--ports N] [--queue BYTES] [--name NAME]
+ * usage: incswitch --listen PATH [--ports N] [--queue BYTES] [--loss N]
+ *                  [--name NAME]
  * exit status: 0 stopped by a signal, 1 fatal error, 2 bad options.
  */
 #define _GNU_SOURCE
@@ -55,7 +58,8 @@ static struct {
 	struct sw_port port[SW_MAX_PORTS];
 	struct sw_fdb fdb[SW_FDB_SIZE];
 	unsigned int next_id;
-	uint64_t flooded, malformed;
+	unsigned long loss;		/* drop every loss-th unicast frame; 0 never */
+	uint64_t unicast, flooded, malformed, lost;
 } sw;
 
 static volatile sig_atomic_t stop;
@@ -80,11 +84,13 @@ static void msg(const char *fmt, ...)
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: incswitch --listen PATH [--ports N] [--queue BYTES] [--name NAME]\n"
+		"usage: incswitch --listen PATH [--ports N] [--queue BYTES] [--loss N]\n"
+		"                 [--name NAME]\n"
 		"  --listen PATH   UNIX socket the links connect to (created; must not exist)\n"
 		"  --ports N       most ports at a time (default 16, at most %d)\n"
 		"  --queue BYTES   per-port output buffer before frames are dropped\n"
-		"                  (default 4194304)\n",
+		"                  (default 4194304)\n"
+		"  --loss N        drop every Nth unicast frame forwarded (default 0: none)\n",
 		SW_MAX_PORTS);
 }
 
@@ -170,6 +176,10 @@ static void forward(int from, const uint8_t *f, size_t len)
 	if (to == from)
 		return;		/* its destination is behind the port it came in */
 	if (to >= 0) {
+		if (sw.loss && ++sw.unicast % sw.loss == 0) {
+			sw.lost++;
+			return;
+		}
 		port_send(to, f, len);
 		return;
 	}
@@ -286,6 +296,7 @@ int main(int argc, char **argv)
 		{ "ports", required_argument, 0, 'p' },
 		{ "queue", required_argument, 0, 'q' },
 		{ "name", required_argument, 0, 'n' },
+		{ "loss", required_argument, 0, 'L' },
 		{ "help", no_argument, 0, 'h' },
 		{ 0, 0, 0, 0 }
 	};
@@ -322,6 +333,17 @@ int main(int argc, char **argv)
 		case 'n':
 			sw.name = optarg;
 			break;
+		case 'L':
+			if (parse_u(optarg, 0, 1000000, &v)) {
+				fprintf(stderr, "incswitch: --loss: 0 (none) or 2 to 1000000\n");
+				return 2;
+			}
+			if (v == 1) {
+				fprintf(stderr, "incswitch: --loss 1 would drop every frame\n");
+				return 2;
+			}
+			sw.loss = v;
+			break;
 		case 'h':
 			usage();
 			return 0;
@@ -353,8 +375,8 @@ int main(int argc, char **argv)
 	sigaction(SIGINT, &act, NULL);
 	sigaction(SIGTERM, &act, NULL);
 	signal(SIGPIPE, SIG_IGN);
-	msg("listening on %s (%u ports, %zu bytes of queue each)", path,
-	    sw.max_ports, sw.queue);
+	msg("listening on %s (%u ports, %zu bytes of queue each, loss 1/%lu)", path,
+	    sw.max_ports, sw.queue, sw.loss);
 
 	while (!stop) {
 		int idx[SW_MAX_PORTS], n = 1;
@@ -398,8 +420,9 @@ int main(int argc, char **argv)
 	for (unsigned int i = 0; i < sw.max_ports; i++)
 		if (sw.port[i].fd >= 0)
 			port_close((int)i, "stopped");
-	msg("stopped: %llu frames flooded, %llu malformed",
-	    (unsigned long long)sw.flooded, (unsigned long long)sw.malformed);
+	msg("stopped: %llu frames flooded, %llu malformed, %llu dropped by --loss",
+	    (unsigned long long)sw.flooded, (unsigned long long)sw.malformed,
+	    (unsigned long long)sw.lost);
 	close(lfd);
 	unlink(path);
 	return 0;

@@ -13,7 +13,9 @@
 # usage: tests/driver/run-driver.sh [TEST]...   (default: every test in list)
 # environment: BUILD (default build), TIMEOUT (default 900 s), KO (a built
 #   inceptionn.ko to use instead of building one), GRAD (the float32 file the
-#   transfer tests send; default ../shared/gradients/cnn-step0050.f32)
+#   transfer tests send; default ../shared/gradients/cnn-step0050.f32), LOSS
+#   (N: main and peer meet on a switch that drops every Nth unicast frame,
+#   logs in $BUILD/vm/driver-lossy/; no plain guest)
 # Output: TAP (one test point per selftest, then the runner's own), logs in
 # $BUILD/vm/driver/.
 set -uo pipefail
@@ -78,6 +80,14 @@ tests/vm/mkinitrd.sh "$OUT/plain.cpio.gz" --kmod virtio_pci --kmod virtio_net \
 	"${files[@]}" "${bins[@]}" --script tests/driver/guest-plain.sh ||
 	{ echo "Bail out! mkinitrd"; exit 1; }
 
+if [ -n "${LOSS:-}" ]; then
+	# a lossy network: main and peer on a switch that drops every LOSS-th
+	# unicast frame; no plain guest
+	exec tests/vm/run.sh --timeout "$TIMEOUT" --log-dir "$BUILD/vm/driver-lossy" \
+		--switch "l0:loss=$LOSS" \
+		--guest "main:$OUT/main.cpio.gz:384M" --guest "peer:$OUT/peer.cpio.gz:384M:helper" \
+		--nic main:nic0:link-connect=l0 --nic peer:nic1:link-connect=l0
+fi
 exec tests/vm/run.sh --timeout "$TIMEOUT" --log-dir "$BUILD/vm/driver" \
 	--guest "main:$OUT/main.cpio.gz:384M" --guest "peer:$OUT/peer.cpio.gz:384M:helper" \
 	--guest "plain:$OUT/plain.cpio.gz:256M:helper" \

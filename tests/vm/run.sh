@@ -23,9 +23,10 @@
 #         a virtio-net NIC of GUEST on link L (QEMU -netdev stream); the guest's
 #         initrd needs `--kmod virtio_pci --kmod virtio_net`. MAC defaults to
 #         52:54:00:12:34:NN (NN = 01, 02, ... in order).
-#   --switch L
+#   --switch L[:loss=N]
 #         a learning switch (build/bin/incswitch) listening as link L: any
-#         number of NICs (incsim or virtio) connect to it with link-connect=L.
+#         number of NICs (incsim or virtio) connect to it with link-connect=L;
+#         loss=N drops every Nth unicast frame it forwards.
 #   --append GUEST:ARGS
 #         more kernel command line for GUEST.
 #   L is a link name ([A-Za-z0-9_.-]+), a UNIX socket in the run's own
@@ -157,7 +158,7 @@ while [ $# -gt 0 ]; do
 	--virtio) virtio_specs+=("$2") ;;
 	--append) append_specs+=("$2") ;;
 	--switch)
-		[[ $2 =~ ^[A-Za-z0-9_.-]+$ ]] || die "--switch $2: bad link name"
+		[[ $2 =~ ^[A-Za-z0-9_.-]+(:loss=[0-9]+)?$ ]] || die "--switch $2: L[:loss=N] expected"
 		switches+=("$2") ;;
 	esac
 	shift 2
@@ -279,9 +280,11 @@ declare -A S_PID=()
 if [ ${#switches[@]} -gt 0 ] && [ ! -x "$INCSWITCH" ]; then
 	die "$INCSWITCH not found (make build/bin/incswitch)"
 fi
-for l in ${switches[@]+"${switches[@]}"}; do
+for spec in ${switches[@]+"${switches[@]}"}; do
+	l=${spec%%:*} sargs=()
+	[ "$l" != "$spec" ] && sargs=(--loss "${spec#*:loss=}")
 	start "$LOGDIR/switch-$l.log" "$INCSWITCH" --listen "$RUN/link-$l.sock" \
-		--name "switch-$l"
+		--name "switch-$l" ${sargs[@]+"${sargs[@]}"}
 	S_PID[$l]=$PID
 	t=$(now)
 	until [ -S "$RUN/link-$l.sock" ]; do
