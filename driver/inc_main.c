@@ -35,37 +35,44 @@ static int __init inc_init(void)
 		       inc_param_ring_size, INC_RING_MIN, INC_RING_MAX);
 		return -EINVAL;
 	}
-	err = inc_mark_init();
-	if (err)
-		return err;
 	if (inc_param_board) {
 		err = pci_register_driver(&inc_pci_driver);
 		if (err)
-			goto err_mark;
+			return err;
 	}
 	if (inc_param_sim) {
 		err = pci_register_driver(&inc_sim_driver);
 		if (err)
 			goto err_board;
 	}
+	/*
+	 * The socket option last: once registered, a setsockopt may hold the
+	 * module, and nothing after it may fail and free the module under it.
+	 * Until then inc_mark_frame() marks nothing.
+	 */
+	err = inc_mark_init();
+	if (err)
+		goto err_sim;
 	return 0;
 
+err_sim:
+	if (inc_param_sim)
+		pci_unregister_driver(&inc_sim_driver);
 err_board:
 	if (inc_param_board)
 		pci_unregister_driver(&inc_pci_driver);
-err_mark:
-	inc_mark_exit();
+	inc_peers_flush();
 	return err;
 }
 
 static void __exit inc_exit(void)
 {
+	inc_mark_exit();
 	if (inc_param_sim)
 		pci_unregister_driver(&inc_sim_driver);
 	if (inc_param_board)
 		pci_unregister_driver(&inc_pci_driver);
 	inc_peers_flush();
-	inc_mark_exit();
 }
 
 module_init(inc_init);

@@ -285,6 +285,12 @@ static int inc_mark_set_tcp(struct sock *sk, const struct inc_gradient *g)
 		err = -ENOTCONN;
 		goto out;
 	}
+	/* TCP_FASTOPEN_CONNECT: snd_una is not set until the first write */
+	if (g->enable && sk->sk_state == TCP_SYN_SENT &&
+	    inet_sk(sk)->defer_connect) {
+		err = -ENOTCONN;
+		goto out;
+	}
 	inc_mark_tcp_now(tp, &acked, &una_off, &written);
 	e = inc_mark_own(sk, cookie);
 	if (e)
@@ -295,7 +301,12 @@ static int inc_mark_set_tcp(struct sock *sk, const struct inc_gradient *g)
 		goto out;
 
 	n = old ? old->nr : 0;
-	t = kmalloc(struct_size(t, run, n + 1), GFP_KERNEL_ACCOUNT);
+	/*
+	 * Turning the mark off must not fail: what the application writes
+	 * next may be headers. The array is small (INC_MARK_MAX_RUNS runs).
+	 */
+	t = kmalloc(struct_size(t, run, n + 1), g->enable ? GFP_KERNEL_ACCOUNT :
+		    GFP_KERNEL_ACCOUNT | __GFP_NOFAIL);
 	if (!t) {
 		err = -ENOMEM;
 		goto out;
@@ -700,6 +711,9 @@ static bool inc_mark_udp_frame(const struct sk_buff *skb,
 	if (!uh || ntohs(uh->len) != l4->len || l4->len < sizeof(*uh) ||
 	    uh->source != inet_sk(sk)->inet_sport)
 		return false;
+	/* a connected socket: its peer's port too */
+	if (inet_sk(sk)->inet_dport && uh->dest != inet_sk(sk)->inet_dport)
+		return false;
 	if (!inc_mark_pick_dgram(l4->len - sizeof(*uh), INC_MARK_MIN_LEN, pick))
 		return false;
 	pick->k = (w >> 8) & 0xff;
@@ -716,7 +730,17 @@ bool inc_mark_frame(const struct sk_buff *skb, struct inc_mark *m)
 	bool ok = false;
 
 	if (!atomic_read(&inc_mark_nr_sockets) || !READ_ONCE(inc_mark_live) ||
-	    !sk || !sk_fullsock(sk) || !inc_mark_parse(skb, &l4))
+	    !sk || !sk_fullsock(sk))
+		return false;
+	/*
+	 * A tunnel's packet (VXLAN, Geneve, IPIP... over this NIC) may still
+	 * carry the socket of the application inside it, and its outer
+	 * header can look like that socket's own; so may a frame of a socket
+	 * in another namespace forwarded here (veth, bridge). Only frames the
+	 * socket sent itself, in this device's namespace, are marked.
+	 */
+	if (skb->encapsulation || skb->inner_protocol ||
+	    !net_eq(sock_net(sk), dev_net(skb->dev)) || !inc_mark_parse(skb, &l4))
 		return false;
 	if (l4.proto != sk->sk_protocol || !inc_mark_sock_ok(sk) ||
 	    (!l4.v4 && sk->sk_family != AF_INET6))
@@ -738,6 +762,7 @@ out:
 	m->mode = pick.mode;
 	m->range_off = pick.off;
 	m->range_len = pick.len;
+	m->v4 = l4.v4;
 	return true;
 }
 

@@ -15,6 +15,7 @@ struct inc_mark {
 	u8 mode;	/* INC_MODE_PAPER or INC_MODE_SPARSE */
 	u16 range_off;	/* the range's offset in the L4 payload */
 	u16 range_len;	/* its length, a multiple of 4 */
+	bool v4;	/* IPv4 (else IPv6), VLAN tags or not */
 };
 
 /* Register the socket options; 0 or a negative errno. */

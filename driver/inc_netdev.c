@@ -280,7 +280,7 @@ static bool inc_can_compress(const struct inc_priv *p,
 		return false;
 	if (m->mode == INC_MODE_SPARSE && !(f & INC_FEAT_MODE_SPARSE))
 		return false;
-	if (skb->protocol == htons(ETH_P_IPV6) && !(f & INC_FEAT_IPV6))
+	if (!m->v4 && !(f & INC_FEAT_IPV6))
 		return false;
 	if (eth_type_vlan(skb->protocol) && !(f & INC_FEAT_VLAN))
 		return false;
@@ -359,6 +359,11 @@ dropped:
 	u64_stats_update_begin(&st->syncp);
 	st->tx_dropped++;
 	u64_stats_update_end(&st->syncp);
+	/* the last of a batch: the doorbell for those queued before it */
+	if (!netdev_xmit_more()) {
+		dma_wmb();
+		inc_wr(p, INC_TXQ + INC_Q_PROD, r->prod);
+	}
 	return NETDEV_TX_OK;
 }
 

@@ -50,7 +50,7 @@ static void inc_peer_drop(struct inc_peer *p)
 {
 	hash_del_rcu(&p->node);
 	kfree_rcu(p, rcu);
-	inc_peers_n--;
+	WRITE_ONCE(inc_peers_n, inc_peers_n - 1);
 }
 
 static void inc_peer_add(const struct in6_addr *a)
@@ -78,7 +78,7 @@ static void inc_peer_add(const struct in6_addr *a)
 	p->addr = *a;
 	p->expires = jiffies + INC_PEER_TTL;
 	hash_add_rcu(inc_peers, &p->node, inc_peer_hash(a));
-	inc_peers_n++;
+	WRITE_ONCE(inc_peers_n, inc_peers_n + 1);
 	if (ipv6_addr_v4mapped(a))
 		pr_info_ratelimited("inceptionn: %pI4 has no inceptionn NIC (protocol unreachable): sending it uncompressed\n",
 				    &a->s6_addr32[3]);

@@ -10,12 +10,16 @@ KO=/lib/modules/inceptionn.ko
 
 # rmmod_retry: rmmod; while an application is inside the socket option (a
 # UDP mark change waits for the socket's datagrams in flight) the module is
-# busy and rmmod answers EAGAIN, as for any module in use: retry for 10 s
+# busy and rmmod answers EAGAIN, as for any module in use: retry for 30 s
 rmmod_retry() {
 	n=0
-	until rmmod inceptionn 2>/dev/null; do
+	until err=$(rmmod inceptionn 2>&1); do
 		n=$((n + 1))
-		[ $n -lt 100 ] || return 1
+		if [ $n -ge 300 ]; then
+			log "  rmmod still fails after 30 s: $err"
+			lsmod | grep inceptionn
+			return 1
+		fi
 		sleep 0.1
 	done
 	[ $n -eq 0 ] || log "  rmmod busy $n times (a socket option call in progress)"
@@ -58,7 +62,7 @@ if [ -r "$GRAD" ]; then
 			--repeat 50 --timeout 20 >/dev/null 2>&1 &
 		p1=$!
 		incgrad client "$PEER6" "$GRAD" --port $((INCGRAD_PORT + 1)) --udp \
-			--rate 3M --mark --repeat 50 --timeout 20 >/dev/null 2>&1 &
+			--rate 1M --mark --repeat 50 --timeout 20 >/dev/null 2>&1 &
 		p2=$!
 		sleep 3
 		RMMOD=rmmod_retry reload "under marked traffic, round $i"
