@@ -8,6 +8,7 @@
 #include <linux/icmp.h>
 #include <linux/icmpv6.h>
 #include <linux/if_ether.h>
+#include <linux/if_vlan.h>
 #include <linux/ip.h>
 #include <linux/ipv6.h>
 #include <linux/jiffies.h>
@@ -89,34 +90,57 @@ out:
 	spin_unlock_bh(&inc_peers_lock);
 }
 
+/*
+ * Skip up to two VLAN tags at data + *off, with *proto the EtherType before
+ * them; false when the buffer's linear part ends inside them.
+ */
+static bool inc_peers_skip_vlan(const struct sk_buff *skb, unsigned int *off,
+				__be16 *proto)
+{
+	int i;
+
+	for (i = 0; i < 2 && eth_type_vlan(*proto); i++) {
+		if (skb_headlen(skb) < *off + VLAN_HLEN)
+			return false;
+		*proto = ((const struct vlan_hdr *)(skb->data + *off))->h_vlan_encapsulated_proto;
+		*off += VLAN_HLEN;
+	}
+	return true;
+}
+
 bool inc_peers_learn(const struct sk_buff *skb)
 {
+	__be16 proto = skb->protocol;
+	unsigned int off = 0;
 	struct in6_addr a;
 
-	if (skb->protocol == htons(ETH_P_IP)) {
-		const struct iphdr *ip = (const struct iphdr *)skb->data;
+	/* without VLAN offload, tagged frames come with their tags */
+	if (!inc_peers_skip_vlan(skb, &off, &proto))
+		return false;
+	if (proto == htons(ETH_P_IP)) {
+		const struct iphdr *ip = (const struct iphdr *)(skb->data + off);
 		const struct icmphdr *ic;
 		const struct iphdr *inner;
 		unsigned int hl;
 
-		if (skb_headlen(skb) < sizeof(*ip) || ip->protocol != IPPROTO_ICMP)
+		if (skb_headlen(skb) < off + sizeof(*ip) || ip->protocol != IPPROTO_ICMP)
 			return false;
 		hl = ip->ihl * 4;
 		if (hl < sizeof(*ip) ||
-		    skb_headlen(skb) < hl + sizeof(*ic) + sizeof(*inner))
+		    skb_headlen(skb) < off + hl + sizeof(*ic) + sizeof(*inner))
 			return false;
-		ic = (const struct icmphdr *)(skb->data + hl);
+		ic = (const struct icmphdr *)((const u8 *)ip + hl);
 		inner = (const struct iphdr *)(ic + 1);
 		if (ic->type != ICMP_DEST_UNREACH || ic->code != ICMP_PROT_UNREACH ||
 		    inner->protocol != INC_IPPROTO_SHIM)
 			return false;
 		ipv6_addr_set_v4mapped(inner->daddr, &a);
-	} else if (skb->protocol == htons(ETH_P_IPV6)) {
-		const struct ipv6hdr *ip = (const struct ipv6hdr *)skb->data;
+	} else if (proto == htons(ETH_P_IPV6)) {
+		const struct ipv6hdr *ip = (const struct ipv6hdr *)(skb->data + off);
 		const struct icmp6hdr *ic;
 		const struct ipv6hdr *inner;
 
-		if (skb_headlen(skb) < sizeof(*ip) + sizeof(*ic) + sizeof(*inner) ||
+		if (skb_headlen(skb) < off + sizeof(*ip) + sizeof(*ic) + sizeof(*inner) ||
 		    ip->nexthdr != IPPROTO_ICMPV6)
 			return false;
 		ic = (const struct icmp6hdr *)(ip + 1);
@@ -136,19 +160,21 @@ bool inc_peers_learn(const struct sk_buff *skb)
 bool inc_peers_plain(const struct sk_buff *skb)
 {
 	const struct ethhdr *eth = (const struct ethhdr *)skb->data;
+	__be16 proto = eth->h_proto;
+	unsigned int off = ETH_HLEN;
 	struct in6_addr a;
 	struct inc_peer *p;
 	bool plain;
 
-	if (!READ_ONCE(inc_peers_n))
+	if (!READ_ONCE(inc_peers_n) || !inc_peers_skip_vlan(skb, &off, &proto))
 		return false;
-	if (eth->h_proto == htons(ETH_P_IP) &&
-	    skb_headlen(skb) >= ETH_HLEN + sizeof(struct iphdr))
-		ipv6_addr_set_v4mapped(((const struct iphdr *)(eth + 1))->daddr,
+	if (proto == htons(ETH_P_IP) &&
+	    skb_headlen(skb) >= off + sizeof(struct iphdr))
+		ipv6_addr_set_v4mapped(((const struct iphdr *)(skb->data + off))->daddr,
 				       &a);
-	else if (eth->h_proto == htons(ETH_P_IPV6) &&
-		 skb_headlen(skb) >= ETH_HLEN + sizeof(struct ipv6hdr))
-		a = ((const struct ipv6hdr *)(eth + 1))->daddr;
+	else if (proto == htons(ETH_P_IPV6) &&
+		 skb_headlen(skb) >= off + sizeof(struct ipv6hdr))
+		a = ((const struct ipv6hdr *)(skb->data + off))->daddr;
 	else
 		return false;
 	rcu_read_lock();

@@ -2,12 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # /test.sh of the plain guest: no inceptionn NIC, an ordinary virtio-net
-# NIC (eth0, 10.0.1.2 / fd01::2) on the link of the main guest's eth1, and
+# NIC (eth0, 10.0.1.2 / fd01::2; VLAN 5 on it, 10.0.5.2) on the link of the main guest's eth1, and
 # the incgrad servers. A frame the main guest's NIC compressed is an unknown
 # IP protocol here: this kernel answers it with ICMP, never delivers it.
 . /kselftest/inceptionn/lib.sh
 IF=eth0 SELF4=$PLAIN4 SELF6=$PLAIN6
 
 setup_if || exit 1
+# and VLAN 5 on it: 10.0.5.2
+vconfig add eth0 "$PLAIN_VLAN" && ip addr add "$PLAIN_VLAN4/24" dev "eth0.$PLAIN_VLAN" &&
+	ip link set "eth0.$PLAIN_VLAN" up || echo "# VLAN $PLAIN_VLAN not set up"
 start_incgrad_servers
 while :; do sleep 3600; done

@@ -72,11 +72,11 @@ bins=(--bin ethtool --bin iperf3)
 [ -x "$BUILD/bin/incgrad" ] || make --no-print-directory "$BUILD/bin/incgrad" >&2 ||
 	{ echo "Bail out! incgrad did not build"; exit 1; }
 bins+=(--bin "$BUILD/bin/incgrad")
-tests/vm/mkinitrd.sh "$OUT/main.cpio.gz" "${files[@]}" "${bins[@]}" --kmod tls \
+tests/vm/mkinitrd.sh "$OUT/main.cpio.gz" "${files[@]}" "${bins[@]}" --kmod tls --kmod 8021q \
 	--script tests/driver/guest-main.sh || { echo "Bail out! mkinitrd"; exit 1; }
 tests/vm/mkinitrd.sh "$OUT/peer.cpio.gz" "${files[@]}" "${bins[@]}" \
 	--script tests/driver/guest-peer.sh || { echo "Bail out! mkinitrd"; exit 1; }
-tests/vm/mkinitrd.sh "$OUT/plain.cpio.gz" --kmod virtio_pci --kmod virtio_net \
+tests/vm/mkinitrd.sh "$OUT/plain.cpio.gz" --kmod virtio_pci --kmod virtio_net --kmod 8021q \
 	"${files[@]}" "${bins[@]}" --script tests/driver/guest-plain.sh ||
 	{ echo "Bail out! mkinitrd"; exit 1; }
 
