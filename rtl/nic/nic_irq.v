@@ -31,7 +31,7 @@ module nic_irq #
 
     output wire        req,
     input  wire        ack,
-    output wire        busy          // a request, or a timer that will make one
+    output wire        busy          // a request, an event being counted, or a timer that will make one
 );
 
 localparam PW = $clog2(CLK_MHZ + 1);
@@ -47,8 +47,10 @@ wire at_once = coal_frames == 0 && coal_usecs == 0;
 
 assign req = enable && pending != 0 && (at_once || count_hit || time_hit);
 // Without a timer, nothing changes until the next event or CSR write, so a
-// clock that stops here loses nothing.
-assign busy = req || (enable && pending != 0 && coal_usecs != 0);
+// clock that stops here loses nothing. An event coming in is not counted
+// yet: the clock must run once more, or the message it makes (coalescing
+// off, or the count reached) would wait for the next CSR access.
+assign busy = req || event_in || (enable && pending != 0 && coal_usecs != 0);
 
 always @(posedge clk) begin
     if (ack) begin

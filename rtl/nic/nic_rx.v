@@ -213,8 +213,10 @@ reg           restore = 1'b0;    // an encapsulated frame being restored
 reg           drop_bad = 1'b0;   // malformed (else: no buffer)
 reg  [13:0]   out_len = 0;
 
-// no frame queued, being received or processed
-assign idle = state == R_IDLE && q_cnt == 0 && !as_busy && f_bytes == 0;
+// no frame queued, being received (a beat coming in counts: the first of a
+// frame, or a one-beat frame, is in no register yet) or processed
+assign idle = state == R_IDLE && q_cnt == 0 && !as_busy && f_bytes == 0 &&
+              !s_axis_tvalid;
 
 wire [1:0]   p_result;
 wire [7:0]   p_l3_off, p_ip_hlen, p_proto, p_l4_off;
