@@ -22,6 +22,9 @@
 # transfer sent, "DEMO-STAT host=H NAME VALUE" lines, and exit status 0 only
 # when every check of this host passed.
 
+# counters, delta, jfield, wait_for, carrier_up: the driver selftests' own
+. /lib/inc-lib.sh
+
 arg() { tr ' ' '\n' </proc/cmdline | sed -n "s/^inc\.$1=//p"; }
 H=$(arg host)
 N=$(arg hosts)
@@ -36,34 +39,6 @@ ip_of() { echo "10.0.0.$(($1 + 1))"; }
 say() { echo "DEMO: host$H: $*"; }
 bad=0
 
-# counters NAME...: "NAME=VALUE ..." of ethtool -S
-counters() {
-	s=$(ethtool -S "$IF")
-	for n in "$@"; do
-		printf '%s=%s ' "$n" "$(echo "$s" | sed -n "s/^ *$n: //p")"
-	done
-}
-# delta NAME BEFORE AFTER
-delta() {
-	b=$(echo "$2" | tr ' ' '\n' | sed -n "s/^$1=//p")
-	a=$(echo "$3" | tr ' ' '\n' | sed -n "s/^$1=//p")
-	echo $((a - b))
-}
-# jfield NAME JSON: a top-level field of incgrad's JSON
-jfield() {
-	echo "$2" | sed -n "s/.*\"$1\":\"\{0,1\}\([^,\"}]*\).*/\1/p"
-}
-wait_for() {
-	t=$1
-	shift
-	while [ "$t" -gt 0 ]; do
-		"$@" >/dev/null 2>&1 && return 0
-		sleep 1
-		t=$((t - 1))
-	done
-	"$@" >/dev/null 2>&1
-}
-carrier_up() { [ "$(cat /sys/class/net/$IF/carrier 2>/dev/null)" = 1 ]; }
 wait_pid() {	# wait_pid PID SECONDS: until PID exits; 1 if it did not
 	t=$2
 	while kill -0 "$1" 2>/dev/null; do

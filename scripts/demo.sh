@@ -91,7 +91,8 @@ make --no-print-directory "$BUILD/bin/incsim" "$BUILD/bin/incswitch" \
 	exit 1
 }
 tests/vm/mkinitrd.sh "$OUT/host.cpio.gz" --file "$ko:/lib/modules/inceptionn.ko" \
-	--file "$DEMO_FILE:/data/demo.f32" --bin ethtool --bin iperf3 \
+	--file "$DEMO_FILE:/data/demo.f32" --file tests/driver/selftests/lib.sh:/lib/inc-lib.sh \
+	--bin ethtool --bin iperf3 \
 	--bin "$BUILD/bin/incgrad" --script scripts/demo-guest.sh >>"$OUT/build.log" 2>&1 || {
 	tail -n 20 "$OUT/build.log" >&2
 	step "the guest image did not build"
