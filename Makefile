@@ -208,7 +208,7 @@ INCGRAD_SRCS := $(addprefix userspace/incgrad/, main.c client.c server.c \
 	proto.c net.c verify.c report.c util.c)
 INCGRAD_OBJS := $(INCGRAD_SRCS:%.c=$(O)/%.o)
 $(INCGRAD_OBJS): XFLAGS := -Iinclude/uapi
-$(BUILD)/bin/incgrad: $(INCGRAD_OBJS) $(LIBCODEC)
+$(BUILD)/bin/incgrad: $(INCGRAD_OBJS) $(O)/userspace/tools/toolutil.o $(LIBCODEC)
 all: $(BUILD)/bin/incgrad
 
 # make check-incgrad: build it and run its loopback suite only. Under ASan

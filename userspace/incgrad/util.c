@@ -8,47 +8,20 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "toolutil.h"
 #include "util.h"
 
 int ig_load_floats(const char *what, const char *path, uint8_t **buf,
 		   size_t *len)
 {
-	struct stat st;
-	uint8_t *b = NULL;
-	size_t n = 0, cap;
-	int fd = open(path, O_RDONLY);
+	char prog[96];
+	uint8_t *b;
+	size_t n;
 
-	if (fd < 0 || fstat(fd, &st))
-		goto sys;
-	if (S_ISDIR(st.st_mode)) {
-		errno = EISDIR;
-		goto sys;
-	}
-	/* one byte more than the size, so that a single read sees the end */
-	cap = S_ISREG(st.st_mode) ? (size_t)st.st_size + 1 : 1 << 20;
-	b = malloc(cap);
+	snprintf(prog, sizeof(prog), "incgrad: %s", what);
+	b = tu_read(prog, path, &n);	/* prints "prog: path: reason" */
 	if (!b)
-		goto sys;
-	for (;;) {
-		ssize_t r;
-
-		if (n == cap) {
-			uint8_t *nb = realloc(b, cap *= 2);
-
-			if (!nb)
-				goto sys;
-			b = nb;
-		}
-		r = read(fd, b + n, cap - n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
-			goto sys;
-		if (r == 0)
-			break;
-		n += (size_t)r;
-	}
-	close(fd);
+		return -1;
 	if (n == 0) {
 		fprintf(stderr, "incgrad: %s: %s: empty file\n", what, path);
 		free(b);
@@ -64,12 +37,6 @@ int ig_load_floats(const char *what, const char *path, uint8_t **buf,
 	*buf = b;
 	*len = n;
 	return 0;
-sys:
-	fprintf(stderr, "incgrad: %s: %s: %s\n", what, path, strerror(errno));
-	if (fd >= 0)
-		close(fd);
-	free(b);
-	return -1;
 }
 
 int ig_save(const char *path, const void *buf, size_t len)

@@ -3,25 +3,8 @@
 #include <string.h>
 
 #include "inccodec.h"
+#include "toolutil.h"
 #include "verify.h"
-
-int ig_within(float a, float b, unsigned int k, double *diff)
-{
-	/*
-	 * a and b are exact in double; s = a - b may round, t is its exact
-	 * rounding error (TwoSum), so a - b = s + t exactly. eb is a power
-	 * of two, hence a double: |s| < eb or |s| > eb decides; on |s| == eb
-	 * the sign of t does.
-	 */
-	double x = a, y = -(double)b;
-	double s = x + y, bb = s - x, t = (x - (s - bb)) + (y - bb);
-	double eb = ldexp(1.0, -(int)k);
-
-	*diff = fabs(s);
-	if (fabs(s) != eb)
-		return fabs(s) < eb;
-	return s > 0 ? t <= 0 : t >= 0;
-}
 
 void ig_verify(struct ig_vstats *s, const uint8_t *orig, const uint8_t *got,
 	       size_t len, unsigned int k)
@@ -45,7 +28,7 @@ void ig_verify(struct ig_vstats *s, const uint8_t *orig, const uint8_t *got,
 			s->nonfinite_bad++;
 			continue;
 		}
-		if (!ig_within(a, b, k, &d))
+		if (!tu_within(a, b, k, &d))
 			s->over_bound++;
 		if (d > s->max_abs_err)
 			s->max_abs_err = d;

@@ -26,9 +26,6 @@ static inline int ig_within_bound(const struct ig_vstats *s)
 	return !s->over_bound && !s->nonfinite_bad;
 }
 
-/* |a - b| <= 2^-k, decided exactly for finite floats a and b. */
-int ig_within(float a, float b, unsigned int k, double *diff);
-
 /* Every value of the codec: the bits a value decodes to (the NIC's
  * effect, for --emulate-nic). */
 void ig_codec_apply(uint8_t *buf, size_t len, unsigned int k);

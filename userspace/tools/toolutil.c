@@ -106,10 +106,27 @@ int tu_write(const char *prog, const char *path, const void *buf, size_t len)
 	return 0;
 }
 
+int tu_within(float a, float b, unsigned int k, double *diff)
+{
+	/*
+	 * a and b are exact in double; s = a - b may round, t is its exact
+	 * rounding error (TwoSum), so a - b = s + t exactly. eb is a power
+	 * of two, hence a double: |s| < eb or |s| > eb decides; on |s| == eb
+	 * the sign of t does.
+	 */
+	double x = a, y = -(double)b;
+	double s = x + y, bb = s - x, t = (x - (s - bb)) + (y - bb);
+	double eb = ldexp(1.0, -(int)k);
+
+	*diff = fabs(s);
+	if (fabs(s) != eb)
+		return fabs(s) < eb;
+	return s > 0 ? t <= 0 : t >= 0;
+}
+
 void tu_measure(const uint8_t *orig, const uint8_t *dec, size_t len,
 		unsigned int k, struct tu_err *e)
 {
-	double eb = ldexp(1.0, -(int)k);
 	size_t i;
 
 	memset(e, 0, sizeof(*e));
@@ -123,10 +140,13 @@ void tu_measure(const uint8_t *orig, const uint8_t *dec, size_t len,
 			e->nonfinite_bad += memcmp(orig + i, dec + i, 4) != 0;
 			continue;
 		}
-		d = fabs((double)a - (double)b);
 		e->finite++;
-		if (!(d <= eb))
+		if (!isfinite(b)) {
+			d = fabs((double)a - (double)b);	/* Inf or NaN */
 			e->over_bound++;
+		} else if (!tu_within(a, b, k, &d)) {
+			e->over_bound++;
+		}
 		if (d > e->max_abs || d != d)
 			e->max_abs = d;
 	}

@@ -23,6 +23,9 @@ struct tu_err {
 	uint64_t nonfinite_bad;	/* Inf/NaN not restored bit-exact */
 	uint64_t tail_bad;	/* trailing bytes that differ */
 };
+/* |a - b| <= 2^-k, decided exactly for finite floats a and b (a rounded
+ * double subtraction can be off at the bound); *diff = |a - b| rounded. */
+int tu_within(float a, float b, unsigned int k, double *diff);
 /* Compare decoded with original (same length) for error bound 2^-k. */
 void tu_measure(const uint8_t *orig, const uint8_t *dec, size_t len,
 		unsigned int k, struct tu_err *e);
