@@ -41,39 +41,12 @@
 #include <net/checksum.h>
 #include <asm/unaligned.h>
 
+#include <hw/inc_nic_desc.h>
 #include <hw/inc_nic_regs.h>
 #include <inceptionn/incsim.h>
 
 /* ivshmem BAR0: the doorbell register */
 #define IVSHMEM_DOORBELL	12
-
-#define CTRL_TX_EN		BIT(0)
-#define CTRL_RX_EN		BIT(1)
-#define CTRL_LOOPBACK		BIT(2)
-#define STATUS_LINK_UP		BIT(0)
-#define IRQ_RX			BIT(1)
-#define DESC_DONE		BIT(31)
-#define TX_STATUS_ERROR		BIT(29)
-
-struct nic_tx_desc {
-	__le64 addr;
-	__le16 len;
-	__le16 flags;
-	u8 k;
-	u8 mode;
-	__le16 range_off;
-	__le16 range_len;
-	u8 rsvd[6];
-	__le32 status;
-	__le32 rsvd2;
-};
-
-struct nic_rx_desc {
-	__le64 addr;
-	__le16 buf_len;
-	__le16 len;
-	__le32 status;
-};
 
 #define RING_LOG2	4
 #define RING_N		(1 << RING_LOG2)
@@ -117,8 +90,8 @@ struct smoke_nic {
 	struct completion rx_irq;
 
 	u8 mac[ETH_ALEN];
-	struct nic_tx_desc *tx_ring;
-	struct nic_rx_desc *rx_ring;
+	struct inc_txd *tx_ring;
+	struct inc_rxd *rx_ring;
 	dma_addr_t tx_ring_dma, rx_ring_dma;
 	u8 *tx_buf, *rx_buf;		/* RING_N buffers of BUF_SIZE */
 	dma_addr_t tx_buf_dma, rx_buf_dma;
@@ -259,7 +232,7 @@ static u8 *rx_buf(struct smoke_nic *n, u16 i)
 static void rx_post(struct smoke_nic *n)
 {
 	u16 i = n->rx_prod;
-	struct nic_rx_desc *d = &n->rx_ring[i % RING_N];
+	struct inc_rxd *d = &n->rx_ring[i % RING_N];
 
 	memset(rx_buf(n, i), POISON, BUF_SIZE);
 	d->addr = cpu_to_le64(n->rx_buf_dma + (i % RING_N) * BUF_SIZE);
@@ -272,21 +245,21 @@ static void rx_post(struct smoke_nic *n)
 }
 
 /* The next RX descriptor if the NIC is done with it, else NULL. */
-static struct nic_rx_desc *rx_done(struct smoke_nic *n)
+static struct inc_rxd *rx_done(struct smoke_nic *n)
 {
-	struct nic_rx_desc *d = &n->rx_ring[n->rx_cons % RING_N];
+	struct inc_rxd *d = &n->rx_ring[n->rx_cons % RING_N];
 
 	if (n->rx_cons == n->rx_prod ||
-	    !(le32_to_cpu(READ_ONCE(d->status)) & DESC_DONE))
+	    !(le32_to_cpu(READ_ONCE(d->status)) & INC_DESC_DONE))
 		return NULL;
 	dma_rmb();	/* status before length and data */
 	return d;
 }
 
-static struct nic_rx_desc *rx_wait(struct smoke_nic *n, unsigned int ms)
+static struct inc_rxd *rx_wait(struct smoke_nic *n, unsigned int ms)
 {
 	unsigned long end = jiffies + msecs_to_jiffies(ms);
-	struct nic_rx_desc *d;
+	struct inc_rxd *d;
 
 	while (!(d = rx_done(n))) {
 		if (time_after(jiffies, end) || n->dead)
@@ -297,16 +270,16 @@ static struct nic_rx_desc *rx_wait(struct smoke_nic *n, unsigned int ms)
 }
 
 /* Queue one frame (copied into the slot's buffer) and kick PROD. */
-static struct nic_tx_desc *tx_send(struct smoke_nic *n, const void *f,
+static struct inc_txd *tx_send(struct smoke_nic *n, const void *f,
 				   unsigned int len)
 {
 	u16 i = n->tx_prod;
-	struct nic_tx_desc *d = &n->tx_ring[i % RING_N];
+	struct inc_txd *d = &n->tx_ring[i % RING_N];
 
 	/* reclaim what the NIC is done with; keep one slot free */
 	while (n->tx_cons != n->tx_prod &&
 	       le32_to_cpu(READ_ONCE(n->tx_ring[n->tx_cons % RING_N].status)) &
-	       DESC_DONE)
+	       INC_DESC_DONE)
 		n->tx_cons++;
 	if ((u16)(n->tx_prod - n->tx_cons) >= RING_N - 1)
 		return NULL;
@@ -320,12 +293,12 @@ static struct nic_tx_desc *tx_send(struct smoke_nic *n, const void *f,
 	return d;
 }
 
-static u32 tx_wait(struct nic_tx_desc *d, unsigned int ms)
+static u32 tx_wait(struct inc_txd *d, unsigned int ms)
 {
 	unsigned long end = jiffies + msecs_to_jiffies(ms);
 	u32 s;
 
-	while (!((s = le32_to_cpu(READ_ONCE(d->status))) & DESC_DONE)) {
+	while (!((s = le32_to_cpu(READ_ONCE(d->status))) & INC_DESC_DONE)) {
 		if (time_after(jiffies, end))
 			break;
 		usleep_range(200, 1000);
@@ -349,7 +322,7 @@ static void make_frame(u8 *f, const u8 *src, unsigned int len, u8 seed)
 }
 
 /* Is what RX descriptor @d of @n describes exactly frame @f? */
-static bool rx_matches(struct smoke_nic *n, struct nic_rx_desc *d,
+static bool rx_matches(struct smoke_nic *n, struct inc_rxd *d,
 		       const u8 *f, unsigned int len)
 {
 	const u8 *b = rx_buf(n, n->rx_cons);
@@ -418,8 +391,8 @@ static void check_scratch(struct smoke_nic *n)
 static bool send_recv(struct smoke_nic *a, struct smoke_nic *b, u8 seed)
 {
 	u8 f[FRAME_LEN];
-	struct nic_tx_desc *t;
-	struct nic_rx_desc *r;
+	struct inc_txd *t;
+	struct inc_rxd *r;
 	bool ok = true;
 	u32 s;
 
@@ -431,7 +404,7 @@ static bool send_recv(struct smoke_nic *a, struct smoke_nic *b, u8 seed)
 		return false;
 	}
 	s = tx_wait(t, dma_timeout_ms);
-	if (!(s & DESC_DONE) || (s & TX_STATUS_ERROR) ||
+	if (!(s & INC_DESC_DONE) || (s & INC_TXS_ERROR) ||
 	    (s & 0xffff) != sizeof(f)) {
 		diag("%s: TX descriptor status %#010x (want DONE, %zu bytes sent)",
 		     a->name, s, sizeof(f));
@@ -453,7 +426,7 @@ static bool send_recv(struct smoke_nic *a, struct smoke_nic *b, u8 seed)
 
 static void check_loopback(struct smoke_nic *n)
 {
-	nic_start(n, CTRL_TX_EN | CTRL_RX_EN | CTRL_LOOPBACK);
+	nic_start(n, INC_CTRL_TX_EN | INC_CTRL_RX_EN | INC_CTRL_LOOPBACK);
 	tap(send_recv(n, n, 1),
 	    "%s: DMA in loopback: a %u-byte frame TX -> RX bit-exact, TX DONE",
 	    n->name, FRAME_LEN);
@@ -469,7 +442,7 @@ static void check_irq(struct smoke_nic *n)
 	/* the RX completion of the loopback check, masked until now */
 	nic_write(n, INC_IRQ_STATUS, 3);
 	reinit_completion(&n->rx_irq);
-	nic_write(n, INC_IRQ_ENABLE, IRQ_RX);
+	nic_write(n, INC_IRQ_ENABLE, BIT(INC_IRQ_RX));
 	if (wait_for_completion_timeout(&n->rx_irq, msecs_to_jiffies(5000)))
 		diag("%s: the masked RX completion was signalled on enable",
 		     n->name);
@@ -477,7 +450,7 @@ static void check_irq(struct smoke_nic *n)
 	nic_write(n, INC_IRQ_STATUS, 3);
 	reinit_completion(&n->rx_irq);
 	before = atomic_read(&n->irq_count[1]);
-	nic_write(n, INC_IRQ_ENABLE, IRQ_RX);
+	nic_write(n, INC_IRQ_ENABLE, BIT(INC_IRQ_RX));
 	ok = send_recv(n, n, 2);
 	if (!wait_for_completion_timeout(&n->rx_irq, to)) {
 		diag("%s: no RX interrupt in %u ms", n->name, dma_timeout_ms);
@@ -485,7 +458,7 @@ static void check_irq(struct smoke_nic *n)
 	}
 	st = nic_read(n, INC_IRQ_STATUS);
 	en = nic_read(n, INC_IRQ_ENABLE);
-	if (!(st & IRQ_RX) || (en & IRQ_RX)) {
+	if (!(st & BIT(INC_IRQ_RX)) || (en & BIT(INC_IRQ_RX))) {
 		diag("%s: IRQ_STATUS %#x (want bit 1), IRQ_ENABLE %#x (want bit 1 auto-masked)",
 		     n->name, st, en);
 		ok = false;
@@ -501,7 +474,7 @@ static bool wait_link(struct smoke_nic *n)
 {
 	unsigned long end = jiffies + msecs_to_jiffies(dma_timeout_ms);
 
-	while (!(nic_read(n, INC_STATUS) & STATUS_LINK_UP)) {
+	while (!(nic_read(n, INC_STATUS) & INC_STATUS_LINK)) {
 		if (time_after(jiffies, end) || n->dead) {
 			diag("%s: link still down after %u ms", n->name,
 			     dma_timeout_ms);
@@ -514,8 +487,8 @@ static bool wait_link(struct smoke_nic *n)
 
 static void check_pair(struct smoke_nic *a, struct smoke_nic *b)
 {
-	nic_start(a, CTRL_TX_EN | CTRL_RX_EN);
-	nic_start(b, CTRL_TX_EN | CTRL_RX_EN);
+	nic_start(a, INC_CTRL_TX_EN | INC_CTRL_RX_EN);
+	nic_start(b, INC_CTRL_TX_EN | INC_CTRL_RX_EN);
 	wait_link(a);
 	wait_link(b);
 	tap(send_recv(a, b, 3),
@@ -632,14 +605,14 @@ static void check_icmp(struct smoke_nic *n)
 	unsigned long end = jiffies + icmp_timeout_s * HZ, next = jiffies;
 	u8 dst[ETH_ALEN], req[ICMP_LEN];
 	unsigned int sent = 0, arps = 0, other = 0, i, len;
-	struct nic_rx_desc *d;
+	struct inc_rxd *d;
 	bool ok = false;
 
 	eth_broadcast_addr(dst);
 	if (peer_mac && !mac_pton(peer_mac, dst))
 		diag("peer_mac=%s is not a MAC address; using broadcast",
 		     peer_mac);
-	nic_start(n, CTRL_TX_EN | CTRL_RX_EN);
+	nic_start(n, INC_CTRL_TX_EN | INC_CTRL_RX_EN);
 	for (i = 0; i < RING_N - 1; i++)
 		rx_post(n);
 	wait_link(n);
