@@ -5,6 +5,8 @@
  * reference encoder's byte for byte (so each value's class and payload are
  * as docs/codec.md specifies), and decoding must give exactly the value the
  * spec defines, within 2^-k of the original (Inf and NaN bit-exact).
+ * inc_quantize() must give those same values, be idempotent, and encoding
+ * its output must give the same body as encoding the original.
  *
  * usage: test_exhaustive [-k K] [-f FRACTION_SHIFT]
  *   -f S tests only every 2^S-th block (for the sanitizer build).
@@ -28,14 +30,18 @@ static const char *const *impls;
 
 struct result {
 	uint64_t values, bound_bad, body_bad, dec_bad, err;
+	uint64_t quant_bad, idem_bad, requant_body_bad;
 	uint64_t cls[4];
 	double maxerr;
 };
 
 static void run_block(uint32_t blk, struct result *res)
 {
-	uint8_t raw[4 * BLOCK_VALUES], ref[10000], body[10000];
-	uint8_t dec[4 * BLOCK_VALUES], want[4 * BLOCK_VALUES];
+	_Alignas(32) uint8_t raw[4 * BLOCK_VALUES];
+	uint8_t ref[10000], body[10000];
+	uint8_t dec[4 * BLOCK_VALUES];
+	_Alignas(32) uint8_t want[4 * BLOCK_VALUES];
+	float qv[BLOCK_VALUES];
 	uint8_t cls[BLOCK_VALUES];
 	int32_t q[BLOCK_VALUES];
 	size_t i, ref_len, body_len;
@@ -63,6 +69,16 @@ static void run_block(uint32_t blk, struct result *res)
 	res->bound_bad += t_check_bound(raw, want, sizeof(raw), k, &maxerr);
 	if (maxerr > res->maxerr)
 		res->maxerr = maxerr;
+	for (j = 0; impls[j]; j++) {
+		inc_impl_select(impls[j]);
+		if (inc_quantize((const float *)raw, qv, BLOCK_VALUES, k)) {
+			res->err++;
+			continue;
+		}
+		res->quant_bad += memcmp(qv, want, sizeof(want)) != 0;
+		inc_quantize(qv, qv, BLOCK_VALUES, k);	/* in place */
+		res->idem_bad += memcmp(qv, want, sizeof(want)) != 0;
+	}
 	for (mode = INC_MODE_PAPER; mode <= INC_MODE_SPARSE; mode++) {
 		ref_len = ref_encode_classified(raw, sizeof(raw), cls, q, mode,
 						ref);
@@ -78,6 +94,14 @@ static void run_block(uint32_t blk, struct result *res)
 			res->body_bad += body_len != ref_len ||
 					 memcmp(body, ref, ref_len);
 			res->dec_bad += memcmp(dec, want, sizeof(dec)) != 0;
+			/* the decoded values encode to the same body */
+			if (inc_chunk_encode(want, sizeof(want), k, mode, body,
+					     sizeof(body), &body_len)) {
+				res->err++;
+				continue;
+			}
+			res->requant_body_bad += body_len != ref_len ||
+						 memcmp(body, ref, ref_len);
 		}
 	}
 }
@@ -131,6 +155,9 @@ int main(int argc, char **argv)
 		t.body_bad += w[i].res.body_bad;
 		t.dec_bad += w[i].res.dec_bad;
 		t.err += w[i].res.err;
+		t.quant_bad += w[i].res.quant_bad;
+		t.idem_bad += w[i].res.idem_bad;
+		t.requant_body_bad += w[i].res.requant_body_bad;
 		for (c = 0; c < 4; c++)
 			t.cls[c] += w[i].res.cls[c];
 		if (w[i].res.maxerr > t.maxerr)
@@ -151,5 +178,11 @@ int main(int argc, char **argv)
 	     (unsigned long long)t.body_bad);
 	t_ok(!t.dec_bad, "decoded bits equal the specified values: %llu blocks differ",
 	     (unsigned long long)t.dec_bad);
+	t_ok(!t.quant_bad, "inc_quantize gives the specified values in every implementation: %llu blocks differ",
+	     (unsigned long long)t.quant_bad);
+	t_ok(!t.idem_bad, "inc_quantize is idempotent (in place): %llu blocks differ",
+	     (unsigned long long)t.idem_bad);
+	t_ok(!t.requant_body_bad, "encoding the decoded values gives the same body: %llu differ",
+	     (unsigned long long)t.requant_body_bad);
 	return t_done();
 }

@@ -57,6 +57,18 @@ static int k_ok(unsigned int k)
 	return k >= INC_K_MIN && k <= INC_K_MAX;
 }
 
+int inc_quantize(const float *src, float *dst, size_t n, unsigned int k)
+{
+	if ((!src || !dst) && n)
+		return -INC_EINVAL;
+	if (!k_ok(k))
+		return -INC_EINVAL;
+	if (n)
+		inc_impl_current()->quantize((const uint8_t *)src, n, k,
+					     (uint8_t *)dst);
+	return 0;
+}
+
 int inc_chunk_encode(const void *raw, size_t raw_len, unsigned int k,
 		     enum inc_mode mode, void *dst, size_t dst_cap,
 		     size_t *body_len)

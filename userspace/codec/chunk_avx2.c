@@ -126,6 +126,49 @@ static inline void group_decode2(uint32_t tw2, const uint8_t *pay,
 	group_decode(tw2 >> 16, pay + inc_tagword_bytes(tw2 & 0xffff), kq, ob);
 }
 
+/* The group quantizer of group_encode without the packing: the values
+ * each lane decodes to (+0.0 for ZERO, the bits themselves for RAW). */
+static void inc_avx2_quantize(const uint8_t *src, size_t n, unsigned int k,
+			      uint8_t *dst)
+{
+	const __m256i one = _mm256_set1_epi32(1);
+	const __m256i sign = _mm256_set1_epi32((int)0x80000000u);
+	struct kq kq;
+	size_t i;
+
+	kq_init(&kq, k);
+	for (i = 0; i + INC_GROUP_VALUES <= n; i += INC_GROUP_VALUES) {
+		__m256i x = _mm256_loadu_si256((const __m256i *)(src + 4 * i));
+		__m256i e = _mm256_and_si256(_mm256_srli_epi32(x, 23),
+					     _mm256_set1_epi32(0xff));
+		__m256i m = _mm256_or_si256(_mm256_and_si256(x,
+						_mm256_set1_epi32(0x7fffff)),
+					    _mm256_set1_epi32(0x800000));
+		__m256i sh = _mm256_sub_epi32(kq.shbase, e);
+		__m256i half = _mm256_sllv_epi32(one, _mm256_sub_epi32(sh, one));
+		__m256i mag = _mm256_srlv_epi32(_mm256_add_epi32(m, half), sh);
+		__m256i raw = _mm256_or_si256(_mm256_cmpgt_epi32(e, kq.rawexp),
+					      _mm256_cmpgt_epi32(mag,
+						_mm256_set1_epi32(32767)));
+		/* mag * 2^(1-k) is exact; the sign only where mag != 0 */
+		__m256 f = _mm256_mul_ps(_mm256_cvtepi32_ps(mag), kq.scale);
+		__m256i s = _mm256_andnot_si256(
+			_mm256_cmpeq_epi32(mag, _mm256_setzero_si256()),
+			_mm256_and_si256(x, sign));
+		__m256i v = _mm256_or_si256(_mm256_castps_si256(f), s);
+
+		_mm256_storeu_si256((__m256i *)(dst + 4 * i),
+				    _mm256_blendv_epi8(v, x, raw));
+	}
+	for (; i < n; i++) {
+		uint32_t bits = inc_get32(src + 4 * i);
+		int32_t q;
+		enum inc_class c = inc_classify(bits, k, &q);
+
+		inc_put32(dst + 4 * i, inc_dequantize(c, q, bits, k));
+	}
+}
+
 static int inc_avx2_usable(void)
 {
 	if (!__builtin_cpu_supports("avx2"))

@@ -177,6 +177,47 @@ static inline void group_decode2(uint32_t tw2, const uint8_t *pay,
 			 _mm512_extractf64x4_pd(_mm512_castps_pd(f), 1)));
 }
 
+/* The quantizer of quantize16 without the packing, 16 values a step: the
+ * values each lane decodes to (+0.0 for ZERO, the bits for RAW). */
+static void inc_avx512_quantize(const uint8_t *src, size_t n, unsigned int k,
+				uint8_t *dst)
+{
+	const __m512i one = _mm512_set1_epi32(1);
+	const __m512i sign = _mm512_set1_epi32((int)0x80000000u);
+	struct kq kq;
+	size_t i;
+
+	kq_init(&kq, k);
+	for (i = 0; i + 16 <= n; i += 16) {
+		__m512i x = _mm512_loadu_si512(src + 4 * i);
+		__m512i e = _mm512_and_si512(_mm512_srli_epi32(x, 23),
+					     _mm512_set1_epi32(0xff));
+		__m512i m = _mm512_ternarylogic_epi32(x,
+					_mm512_set1_epi32(0x7fffff),
+					_mm512_set1_epi32(0x800000), 0xea);
+		__m512i sh = _mm512_sub_epi32(kq.shbase, e);
+		__m512i half = _mm512_sllv_epi32(one, _mm512_sub_epi32(sh, one));
+		__m512i mag = _mm512_srlv_epi32(_mm512_add_epi32(m, half), sh);
+		__mmask16 raw = _mm512_cmpgt_epi32_mask(e, kq.rawexp) |
+				_mm512_cmpgt_epi32_mask(mag,
+						_mm512_set1_epi32(32767));
+		__mmask16 nz = _mm512_test_epi32_mask(mag, mag);
+		/* mag * 2^(1-k) is exact; the sign only where mag != 0 */
+		__m512i v = _mm512_castps_si512(_mm512_mul_ps(
+				_mm512_cvtepi32_ps(mag), kq.scale));
+
+		v = _mm512_mask_or_epi32(v, nz, v, _mm512_and_si512(x, sign));
+		_mm512_storeu_si512(dst + 4 * i, _mm512_mask_mov_epi32(v, raw, x));
+	}
+	for (; i < n; i++) {
+		uint32_t bits = inc_get32(src + 4 * i);
+		int32_t q;
+		enum inc_class c = inc_classify(bits, k, &q);
+
+		inc_put32(dst + 4 * i, inc_dequantize(c, q, bits, k));
+	}
+}
+
 static int inc_avx512_usable(void)
 {
 	if (!__builtin_cpu_supports("avx512f") ||

@@ -130,6 +130,21 @@ static inline unsigned int segment_offsets(const uint8_t *tags,
 	return nul;
 }
 
+static void inc_scalar_quantize(const uint8_t *src, size_t n, unsigned int k,
+				uint8_t *dst)
+{
+	float scale = inc_scale(k);
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		uint32_t bits = inc_get32(src + 4 * i);
+		int32_t q;
+		enum inc_class c = inc_classify_inline(bits, k, &q);
+
+		inc_put32(dst + 4 * i, dequant(c, q, bits, scale));
+	}
+}
+
 static int inc_scalar_usable(void)
 {
 	return 1;

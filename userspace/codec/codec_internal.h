@@ -123,6 +123,8 @@ static inline unsigned int inc_tagword_bytes(unsigned int tw)
  * INC_ENC_SLACK bytes; returns the bytes written.
  * decode: exactly body_len bytes into n values at dst (4n bytes); *used
  * receives the bytes consumed; hist (optional) counts classes.
+ * quantize: n values at src to the values they decode to, at dst (4n
+ * bytes each; src == dst allowed), docs/codec.md section 2.
  */
 struct inc_impl {
 	const char *name;
@@ -132,6 +134,8 @@ struct inc_impl {
 	int (*decode)(const uint8_t *body, size_t body_len, size_t n,
 		      unsigned int k, int sparse, uint8_t *dst, size_t *used,
 		      struct inc_hist *hist);
+	void (*quantize)(const uint8_t *src, size_t n, unsigned int k,
+			 uint8_t *dst);
 };
 
 extern const struct inc_impl inc_scalar_impl;

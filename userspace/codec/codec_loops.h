@@ -279,6 +279,7 @@ const struct inc_impl INC_LOOPS_IMPL(impl) = {
 	.usable = INC_LOOPS_IMPL(usable),
 	.encode = INC_LOOPS_IMPL(encode),
 	.decode = INC_LOOPS_IMPL(decode),
+	.quantize = INC_LOOPS_IMPL(quantize),
 };
 
 #undef SEG_VALUES

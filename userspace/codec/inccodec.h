@@ -78,6 +78,15 @@ enum inc_class inc_classify(uint32_t bits, unsigned int k, int32_t *q);
 uint32_t inc_dequantize(enum inc_class cls, int32_t q, uint32_t raw,
 			unsigned int k);
 
+/*
+ * Q(x) for n values: dst[i] receives the float src[i] decodes to after any
+ * chunk encoding with error bound 2^-k (docs/codec.md section 2, "Q"),
+ * without the packing. Q is idempotent (Q(Q(x)) == Q(x) bit for bit) and
+ * encoding Q(x) gives the same bytes as encoding x. src == dst is allowed;
+ * other overlap is not. 0, or -INC_EINVAL for a bad k or a NULL buffer.
+ */
+int inc_quantize(const float *src, float *dst, size_t n, unsigned int k);
+
 /* ---- chunks (one packet payload) ------------------------------------- */
 
 /* Largest body inc_chunk_encode() can produce for raw_len bytes. */
