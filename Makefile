@@ -220,6 +220,46 @@ check-incgrad:
 	$(Q)BUILD=$(BUILD) tests/run-tests.sh 'incgrad/*'
 # ---- end incgrad -------------------------------------------------------------
 
+# ---- inccl: gradient-centric collectives (userspace/inccl/, docs/inccl.md) ----
+INCCL_SRCS := $(addprefix userspace/inccl/, err.c config.c sock.c bootstrap.c \
+	plan.c xport.c engine.c comm.c coll.c)
+INCCL_OBJS := $(INCCL_SRCS:%.c=$(O)/%.o)
+LIBINCCL   := $(BUILD)/lib/libinccl.a
+LIBINCCL_SO := $(BUILD)/lib/libinccl.so
+$(INCCL_OBJS) $(O)/userspace/inccl/%.o: XFLAGS := -Iuserspace/inccl -Iinclude/uapi
+$(LIBINCCL): $(INCCL_OBJS)
+	@mkdir -p $(dir $@)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+# the shared library: PIC objects of inccl and the codec, only inccl_* exported
+PIC := $(BUILD)/obj-pic
+$(PIC)/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  CC [PIC] $<"
+	$(Q)$(CC) $(CFLAGS_ALL) -fPIC $(XFLAGS) -c $< -o $@
+$(PIC)/userspace/inccl/%.o: XFLAGS := -Iuserspace/inccl -Iinclude/uapi
+$(PIC)/userspace/codec/chunk_avx2.o: XFLAGS := -mavx2 -mpopcnt
+$(PIC)/userspace/codec/chunk_avx512.o: XFLAGS := -mavx2 -mavx512f -mavx512bw \
+	-mavx512vl -mavx512dq -mavx512vbmi2 -mbmi2 -mpopcnt
+$(LIBINCCL_SO): $(INCCL_SRCS:%.c=$(PIC)/%.o) $(CODEC_SRCS:%.c=$(PIC)/%.o) \
+	userspace/inccl/libinccl.map
+	@mkdir -p $(dir $@)
+	@echo "  LD      $@"
+	$(Q)$(CC) -shared $(SAN) -pthread -Wl,-soname,libinccl.so.1 \
+		-Wl,--version-script=userspace/inccl/libinccl.map -o $@ \
+		$(filter %.o,$^) -lm
+
+INCBENCH_OBJS := $(addprefix $(O)/userspace/inccl/, incbench.o model.o)
+$(BUILD)/bin/incbench: $(INCBENCH_OBJS) $(LIBINCCL) $(LIBCODEC)
+$(BUILD)/tests/test_inccl: $(O)/tests/inccl/test_inccl.o $(O)/userspace/inccl/model.o \
+	$(O)/tests/lib/testlib.o $(LIBINCCL) $(LIBCODEC)
+	@mkdir -p $(dir $@)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ -lm
+$(O)/tests/inccl/test_inccl.o: XFLAGS := -Iuserspace/inccl -Iinclude/uapi
+all: $(LIBINCCL) $(LIBINCCL_SO) $(BUILD)/bin/incbench $(BUILD)/tests/test_inccl
+# ---- end inccl ------------------------------------------------------------------
+
 -include $(shell find $(O) -name '*.d' 2>/dev/null)
 
 # ---- variants -------------------------------------------------------------
@@ -227,7 +267,8 @@ check-incgrad:
 asan:
 	$(Q)$(MAKE) --no-print-directory BUILD=build/asan OPT="-O1 -g" \
 		SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
-		$(addprefix build/asan/,bin/inccodec $(TESTS:%=tests/%))
+		$(addprefix build/asan/,bin/inccodec $(TESTS:%=tests/%) \
+		tests/test_inccl bin/incbench)
 
 # libFuzzer targets (clang).
 FUZZ_SAN := -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all

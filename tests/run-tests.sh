@@ -81,6 +81,9 @@ suite codec/file          "$BUILD/tests/test_file"
 suite codec/cli           env INCCODEC="$BUILD/bin/inccodec" tests/codec/test_cli.sh
 suite wire/reference      "$BUILD/tests/test_wire"
 suite incgrad/loopback    env BUILD="$BUILD" tests/incgrad/test_incgrad.sh
+# inccl: collectives on loopback, against the model; incbench
+suite inccl/loopback      "$BUILD/tests/test_inccl"
+suite inccl/incbench      env BUILD="$BUILD" tests/inccl/test_incbench.sh
 # codec, ASan + UBSan build (1 in 256 blocks of the exhaustive space)
 A=$BUILD/asan
 suite codec-asan/exhaustive "$A/tests/test_exhaustive" -f 8
@@ -89,6 +92,8 @@ suite codec-asan/special    "$A/tests/test_special"
 suite codec-asan/gradients  "$A/tests/test_gradients"
 suite codec-asan/file       "$A/tests/test_file"
 suite codec-asan/cli        env INCCODEC="$A/bin/inccodec" tests/codec/test_cli.sh
+suite inccl-asan/loopback   "$A/tests/test_inccl" -q
+suite inccl-asan/incbench   env BUILD="$BUILD" INCBENCH="$A/bin/incbench" tests/inccl/test_incbench.sh
 # codec, libFuzzer on the decoder (bounded)
 suite codec-fuzz/decode   fuzz
 # RTL engines (issue: RTL engines)
