@@ -207,7 +207,7 @@ bench-rtl: deps
 INCGRAD_SRCS := $(addprefix userspace/incgrad/, main.c client.c server.c \
 	proto.c net.c verify.c report.c util.c)
 INCGRAD_OBJS := $(INCGRAD_SRCS:%.c=$(O)/%.o)
-$(INCGRAD_OBJS): XFLAGS := -Iinclude/uapi
+$(INCGRAD_OBJS): XFLAGS := -Iinclude/uapi -Iuserspace/common
 $(BUILD)/bin/incgrad: $(INCGRAD_OBJS) $(O)/userspace/tools/toolutil.o $(LIBCODEC)
 all: $(BUILD)/bin/incgrad
 
@@ -226,7 +226,7 @@ INCCL_SRCS := $(addprefix userspace/inccl/, err.c config.c sock.c bootstrap.c \
 INCCL_OBJS := $(INCCL_SRCS:%.c=$(O)/%.o)
 LIBINCCL   := $(BUILD)/lib/libinccl.a
 LIBINCCL_SO := $(BUILD)/lib/libinccl.so
-$(INCCL_OBJS) $(O)/userspace/inccl/%.o: XFLAGS := -Iuserspace/inccl -Iinclude/uapi
+$(INCCL_OBJS) $(O)/userspace/inccl/%.o: XFLAGS := -Iuserspace/inccl -Iinclude/uapi -Iuserspace/common
 $(LIBINCCL): $(INCCL_OBJS)
 	@mkdir -p $(dir $@)
 	$(Q)rm -f $@ && ar rcs $@ $^
@@ -237,7 +237,7 @@ $(PIC)/%.o: %.c
 	@mkdir -p $(dir $@)
 	@echo "  CC [PIC] $<"
 	$(Q)$(CC) $(CFLAGS_ALL) -fPIC $(XFLAGS) -c $< -o $@
-$(PIC)/userspace/inccl/%.o: XFLAGS := -Iuserspace/inccl -Iinclude/uapi
+$(PIC)/userspace/inccl/%.o: XFLAGS := -Iuserspace/inccl -Iinclude/uapi -Iuserspace/common
 $(PIC)/userspace/codec/chunk_avx2.o: XFLAGS := -mavx2 -mpopcnt
 $(PIC)/userspace/codec/chunk_avx512.o: XFLAGS := -mavx2 -mavx512f -mavx512bw \
 	-mavx512vl -mavx512dq -mavx512vbmi2 -mbmi2 -mpopcnt

@@ -228,6 +228,8 @@ struct scen {
 	unsigned int k, mode, slice;
 	unsigned int timeout_ms;
 	int use_master;
+	int v6;				/* ::1 instead of 127.0.0.1 */
+	const char *ifname;
 	unsigned int ports[INCCL_WORLD_MAX];
 	unsigned int master_port;
 	int only;			/* -1, or the case list to run */
@@ -254,15 +256,18 @@ static int join(const struct scen *s, int rank, int world, inccl_comm **c,
 	cfg.mode = s->mode;
 	cfg.slice_bytes = s->slice;
 	cfg.timeout_ms = s->timeout_ms ? s->timeout_ms : 30000;
+	cfg.ifname = s->ifname;
 	if (s->use_master) {
-		cfg.master_addr = "127.0.0.1";
+		cfg.master_addr = s->v6 ? "::1" : "127.0.0.1";
 		cfg.master_port = s->master_port;
 	} else {
 		size_t w = 0;
 
 		for (i = 0; i < world; i++)
-			w += (size_t)snprintf(hosts + w, hl - w, "%s127.0.0.1:%u",
-					      i ? "," : "", s->ports[i]);
+			w += (size_t)snprintf(hosts + w, hl - w, "%s%s:%u",
+					      i ? "," : "",
+					      s->v6 ? "[::1]" : "127.0.0.1",
+					      s->ports[i]);
 		cfg.hosts = hosts;
 	}
 	return inccl_comm_init(c, &cfg);
@@ -504,11 +509,11 @@ static void scenario(int world, struct scen *s, const char *label)
 	double t0;
 
 	scen_ports(s, world);
-	snprintf(name, sizeof(name), "N=%d %s %s k=%u %s slice %uK%s%s", world,
+	snprintf(name, sizeof(name), "N=%d %s %s k=%u %s slice %uK%s%s%s", world,
 		 inccl_algo_name(s->algo), inccl_transport_name(s->transport),
 		 s->k, s->mode == INCCL_MODE_PAPER ? "paper" : "sparse",
-		 s->slice >> 10, s->use_master ? " (MASTER_ADDR)" : " (INCCL_HOSTS)",
-		 label);
+		 s->slice >> 10, s->use_master ? " (MASTER_ADDR" : " (INCCL_HOSTS",
+		 s->v6 ? ", IPv6)" : s->ifname ? ", interface lo)" : ")", label);
 	t0 = mono();
 	run_job(&j, world, scen_rank, s, 600);
 	t_diag("%s: %.2f s", name, mono() - t0);
@@ -1119,6 +1124,17 @@ int main(int argc, char **argv)
 		if (quick && k % 4)
 			continue;
 		scenario(3, &s, " (k sweep)");
+	}
+	/* IPv6: a host list and a rendezvous at ::1 */
+	for (int algo = INCCL_RING; algo <= INCCL_WA; algo++) {
+		struct scen s = { .algo = algo, .transport = INCCL_SW, .k = 10,
+				  .mode = INCCL_MODE_SPARSE, .slice = 8192, .only = 1,
+				  .use_master = algo == INCCL_WA, .v6 = 1 };
+
+		scenario(3, &s, "");
+		s.v6 = 0;
+		s.ifname = "lo";
+		scenario(3, &s, "");
 	}
 	test_ef(4, INCCL_RING);
 	test_ef(3, INCCL_WA);

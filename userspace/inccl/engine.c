@@ -23,6 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "inc_mark_socket.h"
 #include "inccl_int.h"
 
 static const char *coll_name(unsigned int coll)
@@ -112,7 +113,7 @@ static int set_mark(struct inccl_comm *c, struct inccl_link *l, int on)
 
 	if (l->marked == on)
 		return 0;
-	r = ic_mark(l->fd, on, c->cfg.k, c->cfg.mode);
+	r = inc_mark_socket(l->fd, on, c->cfg.k, c->cfg.mode);
 	if (!r) {
 		l->marked = on;
 		return 0;

@@ -179,7 +179,6 @@ int ic_write_full(int fd, const void *buf, size_t len, double deadline,
 		  const char *what);
 int ic_nonblock(int fd);
 int ic_tune(int fd);
-int ic_mark(int fd, int on, unsigned int k, unsigned int mode);
 int ic_mark_probe(void);
 
 /* ---- bootstrap.c ---------------------------------------------------------- */

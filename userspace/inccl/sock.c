@@ -326,24 +326,6 @@ int ic_write_full(int fd, const void *buf, size_t len, double deadline,
 	return 0;
 }
 
-/* the gradient mark: 0 or -errno */
-int ic_mark(int fd, int on, unsigned int k, unsigned int mode)
-{
-	struct inc_gradient g = {
-		.enable = on ? 1 : 0, .k = k, .mode = mode, .flags = 0,
-	};
-	struct sockaddr_storage ss;
-	socklen_t sl = sizeof(ss);
-	int level = IPPROTO_IP;
-
-	if (!getsockname(fd, (struct sockaddr *)&ss, &sl) &&
-	    ss.ss_family == AF_INET6)
-		level = IPPROTO_IPV6;
-	if (setsockopt(fd, level, INC_SO_GRADIENT, &g, sizeof(g)))
-		return -errno;
-	return 0;
-}
-
 /* 0 when the kernel knows INC_SO_GRADIENT, else -errno (ENOPROTOOPT) */
 int ic_mark_probe(void)
 {

@@ -125,6 +125,7 @@ int ic_stage_send(struct inccl_comm *c, struct inccl_link *l,
 		l->tx_ptr = (const uint8_t *)v;
 	}
 	if (grid)
+		if (t0)
 		c->st.codec_ns += ic_cpu_ns() - t0;
 	return 0;
 }
@@ -166,7 +167,7 @@ int ic_recv_fill(struct inccl_comm *c, struct inccl_link *l,
 		l->rx_got += m;
 		return 0;
 	}
-	t0 = ic_cpu_ns();
+	t0 = 0;
 	while (l->rx_got < want) {
 		size_t avail = l->rx_wr - l->rx_rd, raw = want - l->rx_got;
 		const uint8_t *p = l->rxbuf + l->rx_rd;
@@ -190,6 +191,8 @@ int ic_recv_fill(struct inccl_comm *c, struct inccl_link *l,
 				       h.raw_len, c->cfg.mode, c->cfg.k, raw);
 		if (avail < INC_CHUNK_HDR_BYTES + (size_t)h.body_len)
 			break;
+		if (!t0)
+			t0 = ic_cpu_ns();
 		r = inc_chunk_decode(p + INC_CHUNK_HDR_BYTES, h.body_len, raw,
 				     h.k, (enum inc_mode)h.mode, dst + l->rx_got, raw);
 		if (r)
@@ -199,7 +202,8 @@ int ic_recv_fill(struct inccl_comm *c, struct inccl_link *l,
 		l->rx_rd += INC_CHUNK_HDR_BYTES + h.body_len;
 		l->rx_got += raw;
 	}
-	c->st.codec_ns += ic_cpu_ns() - t0;
+	if (t0)
+		c->st.codec_ns += ic_cpu_ns() - t0;
 	return 0;
 }
 

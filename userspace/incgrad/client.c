@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "inc_mark_socket.h"
 #include "inccodec.h"
 #include "incgrad.h"
 #include "net.h"
@@ -142,7 +143,7 @@ static int set_mark(struct client *c)
 	default:
 		break;
 	}
-	r = ig_mark(c->dfd, 1, o->k, o->mode);
+	r = inc_mark_socket(c->dfd, 1, o->k, o->mode);
 	if (r == -ENOPROTOOPT) {
 		if (o->mark == IG_MARK_REQUIRE) {
 			c->mark_state = "unavailable";
@@ -166,7 +167,7 @@ static int set_mark(struct client *c)
 	c->mark_state = "on";
 	/* on only around each payload: off for headers and the handshake */
 	c->marked = 1;
-	r = ig_mark(c->dfd, 0, o->k, o->mode);
+	r = inc_mark_socket(c->dfd, 0, o->k, o->mode);
 	if (r) {
 		fail(c, "setsockopt INC_SO_GRADIENT off: %s", strerror(-r));
 		return -1;
@@ -239,7 +240,7 @@ static int mark_toggle(struct client *c, int on)
 
 	/* UDP: the kernel may wait for (or refuse while) a datagram is still
 	 * in flight under the old setting (docs/socket-option.md): retry */
-	while ((r = ig_mark(c->dfd, on, c->o->k, c->o->mode)) &&
+	while ((r = inc_mark_socket(c->dfd, on, c->o->k, c->o->mode)) &&
 	       (r == -EINTR || r == -EAGAIN) && ++tries < 2000)
 		ig_sleep_until(ig_now() + 1e-3);
 

@@ -9,8 +9,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <inceptionn/inceptionn.h>
-
 #include "net.h"
 
 const char *ig_io_str(int r)
@@ -317,22 +315,4 @@ void ig_addr_str(const struct sockaddr *sa, int port_too, char *buf,
 const char *ig_family_str(const struct sockaddr *sa)
 {
 	return sa->sa_family == AF_INET6 && !is_mapped(sa) ? "ipv6" : "ipv4";
-}
-
-int ig_mark(int fd, int on, unsigned int k, unsigned int mode)
-{
-	struct inc_gradient g = {
-		.enable = on ? 1 : 0, .k = k, .mode = mode, .flags = 0,
-	};
-	struct sockaddr_storage ss;
-	socklen_t sl = sizeof(ss);
-	int level = IPPROTO_IP;
-
-	/* the option lives at the level of the socket's own family */
-	if (!getsockname(fd, (struct sockaddr *)&ss, &sl) &&
-	    ss.ss_family == AF_INET6)
-		level = IPPROTO_IPV6;
-	if (setsockopt(fd, level, INC_SO_GRADIENT, &g, sizeof(g)))
-		return -errno;
-	return 0;
 }

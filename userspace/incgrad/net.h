@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Sockets for incgrad: name resolution, the server's TCP and UDP sockets
- * on one port, full reads and writes with timeouts, and the gradient mark
- * (INC_SO_GRADIENT, include/uapi/inceptionn/inceptionn.h).
+ * on one port, full reads and writes with timeouts. The gradient mark is
+ * userspace/common/inc_mark_socket.h.
  */
 #ifndef INCGRAD_NET_H
 #define INCGRAD_NET_H
@@ -47,8 +47,5 @@ void ig_addr_str(const struct sockaddr *sa, int port_too, char *buf,
 		 size_t len);
 /* "ipv4" or "ipv6" (v4-mapped counts as ipv4). */
 const char *ig_family_str(const struct sockaddr *sa);
-
-/* Set the gradient mark of fd on or off: 0 or -errno. */
-int ig_mark(int fd, int on, unsigned int k, unsigned int mode);
 
 #endif
