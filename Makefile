@@ -43,8 +43,8 @@ BINS  := $(TOOLS:%=$(BUILD)/bin/%) $(BENCH:%=$(BUILD)/bin/%)
 TBINS := $(TESTS:%=$(BUILD)/tests/%)
 
 .PHONY: module
-.PHONY: all deps check demo demo-codec bench-codec bench-rtl bench-incsim synth-report clean asan fuzz \
-	rtl-models
+.PHONY: all deps check demo demo-codec bench-codec bench-rtl bench-incsim bench-inccl synth-report \
+	clean asan fuzz rtl-models
 # keep objects that pattern rules chain through
 .SECONDARY:
 all: $(LIBCODEC) $(BINS) $(TBINS) rtl-models
@@ -226,7 +226,8 @@ INCCL_SRCS := $(addprefix userspace/inccl/, err.c config.c sock.c bootstrap.c \
 INCCL_OBJS := $(INCCL_SRCS:%.c=$(O)/%.o)
 LIBINCCL   := $(BUILD)/lib/libinccl.a
 LIBINCCL_SO := $(BUILD)/lib/libinccl.so
-$(INCCL_OBJS) $(O)/userspace/inccl/%.o: XFLAGS := -Iuserspace/inccl -Iinclude/uapi -Iuserspace/common
+$(INCCL_OBJS) $(O)/userspace/inccl/%.o: XFLAGS := -Iuserspace/inccl -Iinclude/uapi -Iuserspace/common \
+	-ftree-vectorize
 $(LIBINCCL): $(INCCL_OBJS)
 	@mkdir -p $(dir $@)
 	$(Q)rm -f $@ && ar rcs $@ $^
@@ -237,7 +238,8 @@ $(PIC)/%.o: %.c
 	@mkdir -p $(dir $@)
 	@echo "  CC [PIC] $<"
 	$(Q)$(CC) $(CFLAGS_ALL) -fPIC $(XFLAGS) -c $< -o $@
-$(PIC)/userspace/inccl/%.o: XFLAGS := -Iuserspace/inccl -Iinclude/uapi -Iuserspace/common
+$(PIC)/userspace/inccl/%.o: XFLAGS := -Iuserspace/inccl -Iinclude/uapi -Iuserspace/common \
+	-ftree-vectorize
 $(PIC)/userspace/codec/chunk_avx2.o: XFLAGS := -mavx2 -mpopcnt
 $(PIC)/userspace/codec/chunk_avx512.o: XFLAGS := -mavx2 -mavx512f -mavx512bw \
 	-mavx512vl -mavx512dq -mavx512vbmi2 -mbmi2 -mpopcnt
@@ -343,6 +345,14 @@ demo-codec: deps
 bench-codec: deps
 	$(Q)$(MAKE) --no-print-directory $(BUILD)/bin/bench-codec
 	$(Q)$(BUILD)/bin/bench-codec ../shared/gradients
+
+# make bench-inccl: inccl's all-reduce, ring and worker-aggregator, exact and
+# compressed, between network namespaces over links shaped with tc (root;
+# scripts/bench-inccl.sh). RATES, SIZES, ITERS, WARM, RANKS, SHORT reach it
+# through the environment; make's command-line variables are exported.
+bench-inccl:
+	$(Q)scripts/install-deps.sh codec netns
+	$(Q)BUILD=$(BUILD) scripts/bench-inccl.sh
 
 clean:
 	rm -rf build

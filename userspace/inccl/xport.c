@@ -101,7 +101,9 @@ int ic_stage_send(struct inccl_comm *c, struct inccl_link *l,
 	}
 	if (grid)
 		t0 = ic_cpu_ns();
-	if (grid && !(op->flags & OPF_ONGRID)) {
+	/* sw encodes v itself: Q only when its values are kept somewhere */
+	if (grid && !(op->flags & OPF_ONGRID) &&
+	    (!coded(c, call) || op->buf || (r && (op->flags & OPF_EFREC)))) {
 		if (r && (op->flags & OPF_EFREC)) {
 			inc_quantize(v, qv, n, c->cfg.k);
 			for (i = 0; i < n; i++)
@@ -207,11 +209,36 @@ int ic_recv_fill(struct inccl_comm *c, struct inccl_link *l,
 	return 0;
 }
 
+/* The sums, in blocks of 8 that -ftree-vectorize turns into vector adds. */
+static void add_in(float *restrict d, const float *restrict a, uint32_t n)
+{
+	uint32_t i = 0, j;
+
+	for (; i + 8 <= n; i += 8)
+		for (j = 0; j < 8; j++)
+			d[i + j] = d[i + j] + a[i + j];
+	for (; i < n; i++)
+		d[i] = d[i] + a[i];
+}
+
+static void add_to(float *restrict d, const float *restrict a,
+		   const float *restrict b, uint32_t n)
+{
+	uint32_t i = 0, j;
+
+	for (; i + 8 <= n; i += 8)
+		for (j = 0; j < 8; j++)
+			d[i + j] = a[i + j] + b[i + j];
+	for (; i < n; i++)
+		d[i] = a[i] + b[i];
+}
+
 void ic_apply(struct inccl_comm *c, struct inccl_link *l,
 	      const struct call *call, const struct op *op)
 {
-	const float *in = rx_dst(l, op);
-	float *buf = op->buf, *r;
+	const float *restrict in = rx_dst(l, op);
+	const float *restrict src = op->src;
+	float *restrict buf = op->buf, *restrict r;
 	uint32_t n = op->n, i;
 	uint64_t t0 = ic_cpu_ns();
 
@@ -221,20 +248,18 @@ void ic_apply(struct inccl_comm *c, struct inccl_link *l,
 			memcpy(buf, in, 4 * (size_t)n);
 		break;
 	case OP_RECV_ACCUM:
-		for (i = 0; i < n; i++)
-			buf[i] = buf[i] + in[i];
+		add_in(buf, in, n);
 		break;
 	case OP_RECV_ACCUM_FROM:
 		r = call->ef && (op->flags & OPF_EFIN) ? call->ef->r + op->ef_off :
 		    NULL;
 		if (r) {
 			for (i = 0; i < n; i++) {
-				buf[i] = (op->src[i] + r[i]) + in[i];
+				buf[i] = (src[i] + r[i]) + in[i];
 				r[i] = 0;
 			}
 		} else {
-			for (i = 0; i < n; i++)
-				buf[i] = op->src[i] + in[i];
+			add_to(buf, src, in, n);
 		}
 		break;
 	}
