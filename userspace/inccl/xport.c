@@ -68,10 +68,15 @@ static size_t encode(struct inccl_comm *c, struct inccl_link *l,
 		/* the buffer is sized for the bound: this cannot fail */
 		inc_chunk_encode(v + i, 4 * m, c->cfg.k, c->cfg.mode, body,
 				 chunk_wire_max() + 64, &blen);
-		if (blen >= 4 * m) {	/* the stored rule (docs/codec.md) */
+		if (blen >= 4 * m) {
+			/* the stored rule (docs/codec.md), storing Q(v): the
+			 * receiver gets Q whatever the chunk's encoding */
+			float q[INCCL_CHUNK_FLOATS];
+
+			inc_quantize(v + i, q, m, c->cfg.k);
 			h.mode = INC_MODE_STORED;
 			blen = 4 * m;
-			memcpy(body, v + i, blen);
+			memcpy(body, q, blen);
 		}
 		h.body_len = (uint16_t)blen;
 		inc_chunk_hdr_pack(&h, out);
