@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 #
 # Install the Debian packages a part of the project needs, if missing.
-# usage: scripts/install-deps.sh GROUP...   (groups: codec rtl vm lab)
+# usage: scripts/install-deps.sh GROUP...   (groups: codec rtl vm lab netns torch)
 # Idempotent: when everything is present it installs nothing and does not
 # touch the network; otherwise it runs `apt-get update` once, then installs
 # only what is missing.
@@ -15,6 +15,10 @@ declare -A GROUP=(
 	# a lab host with the board (docs/lab-hosts.md); not in `make deps`:
 	# tests/driver/test-install.sh installs it when it needs dkms
 	[lab]="dkms linux-headers-amd64 kmod ethtool"
+	# make bench-inccl (scripts/bench-inccl.sh): hosts as network namespaces,
+	# links shaped with tc; torch only to make ResNet-18 gradients (gen.py)
+	[netns]="iproute2"
+	[torch]="python3-torch python3-torchvision python3-sklearn"
 )
 
 [ $# -gt 0 ] || { echo "usage: $0 GROUP... (${!GROUP[*]})" >&2; exit 2; }

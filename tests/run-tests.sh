@@ -84,6 +84,8 @@ suite incgrad/loopback    env BUILD="$BUILD" tests/incgrad/test_incgrad.sh
 # inccl: collectives on loopback, against the model; incbench
 suite inccl/loopback      "$BUILD/tests/test_inccl"
 suite inccl/incbench      env BUILD="$BUILD" tests/inccl/test_incbench.sh
+# make bench-inccl, SHORT: 4 network namespaces, tbf-shaped links (root)
+suite inccl/bench-short   env BUILD="$BUILD" tests/inccl/test-bench-inccl.sh
 # codec, ASan + UBSan build (1 in 256 blocks of the exhaustive space)
 A=$BUILD/asan
 suite codec-asan/exhaustive "$A/tests/test_exhaustive" -f 8
