@@ -43,7 +43,7 @@ BINS  := $(TOOLS:%=$(BUILD)/bin/%) $(BENCH:%=$(BUILD)/bin/%)
 TBINS := $(TESTS:%=$(BUILD)/tests/%)
 
 .PHONY: module
-.PHONY: all deps check demo demo-codec bench-codec bench-rtl bench-incsim bench-inccl synth-report \
+.PHONY: all deps check demo demo-codec bench-codec bench-rtl bench-incsim bench-inccl bench-inccl-sim synth-report \
 	clean asan fuzz rtl-models
 # keep objects that pattern rules chain through
 .SECONDARY:
@@ -353,6 +353,12 @@ bench-codec: deps
 bench-inccl:
 	$(Q)scripts/install-deps.sh codec netns
 	$(Q)BUILD=$(BUILD) scripts/bench-inccl.sh
+
+# make bench-inccl-sim: inccl on the simulated cluster (tests/inccl/run-cluster.sh
+# --bench): 4 QEMU guests with incsim NICs, transport nic; link bytes per rank
+# and the NIC's simulated clock. HOSTS, ALGOS, SIZES, K, MODE, ITERS, WARM.
+bench-inccl-sim: deps
+	$(Q)BUILD=$(BUILD) tests/inccl/run-cluster.sh --bench
 
 clean:
 	rm -rf build

@@ -125,6 +125,10 @@ suite driver/selftests    env BUILD="$BUILD" tests/driver/run-driver.sh
 # marked TCP over a switch that drops every 37th unicast frame: retransmissions
 suite driver/lossy        env BUILD="$BUILD" LOSS=37 tests/driver/run-driver.sh nic_grad_lossy.sh
 # make demo, shortened (a 2-host cluster), its option checks and Ctrl-C
+# inccl with transport nic: marked sockets in a guest with inceptionn.ko, then
+# 4 guests with incsim NICs on the incswitch, bit-identical to sw on this host
+suite inccl/nic-guest     env BUILD="$BUILD" tests/inccl/run-guest.sh
+suite inccl/cluster       env BUILD="$BUILD" tests/inccl/run-cluster.sh
 suite demo/cluster        env BUILD="$BUILD" tests/demo/test-demo.sh
 suite nic/synth-inc_nic   env SYNTH_BUILD="$BUILD/rtl-synth" SYNTH_TIMEOUT=1800 \
 	rtl/scripts/synth.sh inc_nic - check
