@@ -44,6 +44,7 @@ TBINS := $(TESTS:%=$(BUILD)/tests/%)
 
 .PHONY: module
 .PHONY: all deps check demo demo-codec bench-codec bench-rtl bench-incsim bench-inccl bench-inccl-sim synth-report \
+	train-eval bench-train demo-train \
 	clean asan fuzz rtl-models
 # keep objects that pattern rules chain through
 .SECONDARY:
@@ -321,7 +322,7 @@ install uninstall install-headers dkms-install dkms-remove:
 # ---- end installing the module -------------------------------------------------
 
 deps:
-	$(Q)scripts/install-deps.sh codec rtl vm
+	$(Q)scripts/install-deps.sh codec rtl vm torch
 
 check: deps
 	$(Q)$(MAKE) --no-print-directory all asan fuzz
@@ -359,6 +360,35 @@ bench-inccl:
 # and the NIC's simulated clock. HOSTS, ALGOS, SIZES, K, MODE, ITERS, WARM.
 bench-inccl-sim: deps
 	$(Q)BUILD=$(BUILD) tests/inccl/run-cluster.sh --bench
+
+# ---- training: the PyTorch DDP hook (userspace/python/, docs/training.md) ----
+# make train-eval: accuracy, bytes and step time of DDP with the inceptionn
+# hook against stock DDP, fp16 and PowerSGD, 4 ranks on loopback
+# (scripts/train/train-eval.py). TRAIN_MODELS, TRAIN_SEEDS, TRAIN_SETTINGS,
+# TRAIN_STEPS narrow it; the table and plots go to $(BUILD)/train-eval/.
+TRAIN_MODELS	?= mlp,cnn,charlm
+TRAIN_SEEDS	?= 1,2,3
+TRAIN_SETTINGS	?= all
+TRAIN_STEPS	?= 0
+train-eval: deps
+	$(Q)$(MAKE) --no-print-directory $(LIBINCCL_SO)
+	$(Q)INCCL_LIB=$(abspath $(LIBINCCL_SO)) /usr/bin/python3 scripts/train/train-eval.py \
+		--models '$(TRAIN_MODELS)' --seeds '$(TRAIN_SEEDS)' --settings '$(TRAIN_SETTINGS)' \
+		--steps '$(TRAIN_STEPS)' --out $(BUILD)/train-eval
+
+# make bench-train: DDP step time over tc-shaped links between network
+# namespaces (root; scripts/bench-train.sh): RATES, MODELS, SETTINGS, STEPS,
+# RANKS, SHORT reach it through the environment.
+bench-train:
+	$(Q)scripts/install-deps.sh codec netns torch
+	$(Q)BUILD=$(BUILD) scripts/bench-train.sh
+
+# make demo-train: DDP with the hook in transport nic across QEMU guests
+# with incsim NICs (scripts/demo-train.sh): HOSTS, STEPS, K, MODE, SEED,
+# TRAIN_TIMEOUT.
+export STEPS SEED TRAIN_TIMEOUT
+demo-train: deps
+	$(Q)BUILD=$(BUILD) scripts/demo-train.sh
 
 clean:
 	rm -rf build

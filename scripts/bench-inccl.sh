@@ -37,16 +37,7 @@
 # root, no network namespaces, veth, bridge or tbf). Results: one line per
 # run in $BENCH_OUT/results.tsv; each rank's output in $BENCH_OUT/logs/.
 #
-# Links: tbf rate R, burst max(64 KiB, 1 ms at R), limit 20 ms at R plus the
-# burst (1gbit: 125000 and 2625000 bytes; 10gbit: 1250000 and 26250000). The
-# burst is what a host that was idle may send above R: it must cover the
-# shaper's timer and scheduling delays or R is not reached (at 10 Gbit/s a
-# 64 KiB burst gave iperf3 5.3 Gbit/s, 1.25 MB 9.4), and hold a whole 64 KiB
-# GSO packet. The limit is the queue, a switch port's buffer: past it tbf
-# drops. The worker-aggregator's incast (every worker sending to rank 0 at
-# once) overflowed a 5 ms queue, and TCP's retransmissions made wa+none
-# 10-30% slower; 20 ms held it without a drop, so the baseline is not
-# penalized by losses a deeper buffer would avoid.
+# Links: scripts/lib/netns.sh (tbf's rate, burst and queue, and why).
 set -uo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -79,19 +70,15 @@ cannot() {
 }
 
 # ---- options
-declare -A BPS=()	# rate -> bits per second
+. scripts/lib/netns.sh
 for rate in $RATES; do
-	[[ $rate =~ ^([0-9]+)(kbit|mbit|gbit)$ ]] ||
-		bad_opt "RATES: '$rate': a rate as tc writes it expected, e.g. 1gbit, 500mbit"
-	case ${BASH_REMATCH[2]} in
-	kbit) BPS[$rate]=$((BASH_REMATCH[1] * 1000)) ;;
-	mbit) BPS[$rate]=$((BASH_REMATCH[1] * 1000000)) ;;
-	gbit) BPS[$rate]=$((BASH_REMATCH[1] * 1000000000)) ;;
+	netns_rate "$rate"
+	case $? in
+	1) bad_opt "RATES: '$rate': a rate as tc writes it expected, e.g. 1gbit, 500mbit" ;;
+	2) bad_opt "RATES: '$rate': from 1mbit to 100gbit" ;;
 	esac
-	[ "${BPS[$rate]}" -ge 1000000 ] && [ "${BPS[$rate]}" -le 100000000000 ] ||
-		bad_opt "RATES: '$rate': from 1mbit to 100gbit"
 done
-[ ${#BPS[@]} -gt 0 ] || bad_opt "RATES is empty"
+[ -n "${RATES// /}" ] || bad_opt "RATES is empty"
 BYTES=()
 for s in $SIZES; do
 	[[ $s =~ ^([0-9]+)([KMG]?)$ ]] ||
@@ -115,12 +102,7 @@ done
 [ "$RUN_TIMEOUT" -ge 1 ] || bad_opt "RUN_TIMEOUT=$RUN_TIMEOUT: at least 1 second"
 
 # ---- what the host must offer
-[ "$(id -u)" -eq 0 ] ||
-	cannot "must run as root: it creates network namespaces, veth pairs and tbf qdiscs (try: sudo make bench-inccl)"
-for c in ip tc timeout; do
-	command -v "$c" >/dev/null ||
-		cannot "no '$c' command (ip and tc: scripts/install-deps.sh netns)"
-done
+netns_check
 for f in mlp-step0150 cnn-step0150 charlm-step0010 charlm-step0050 charlm-step0150 charlm-step0299; do
 	[ -r "$G/$f.f32" ] || cannot "no real gradients: $G/$f.f32 is missing"
 done
@@ -156,10 +138,7 @@ mkdir -p "$OUT/logs" "$OUT/csv" "$OUT/data" || exit 1
 rm -f "$OUT"/logs/*.log "$OUT"/csv/*.csv "$OUT/results.tsv"
 
 # namespaces of an earlier run killed before it could remove them
-for n in $(ip netns list 2>/dev/null | sed -n 's/^\(incb[0-9]*-\(br\|h[0-9]\)\)\( .*\)\?$/\1/p'); do
-	p=${n%-*}
-	kill -0 "${p#incb}" 2>/dev/null || ip netns delete "$n" 2>/dev/null
-done
+netns_stale incb
 
 step "building incbench"
 make --no-print-directory BUILD="$BUILD" "$BUILD/bin/incbench" >"$OUT/build.log" 2>&1 || {
@@ -223,41 +202,8 @@ data_for() {
 }
 
 # ---- the hosts
-net() {	# net WHAT COMMAND...: run it, or stop with what it said
-	local what=$1 err
-	shift
-	err=$("$@" 2>&1) || cannot "$what: '$*' failed: $err"
-}
 step "hosts: $RANKS network namespaces $ID-h0..$((RANKS - 1)) ($NET.1-$RANKS), bridge in $ID-br"
-NS+=("$ID-br")
-net "network namespaces unavailable" ip netns add "$ID-br"
-net "no bridge" ip -n "$ID-br" link add br0 type bridge
-net "no bridge" ip -n "$ID-br" link set br0 up
-for ((r = 0; r < RANKS; r++)); do
-	NS+=("$ID-h$r")
-	net "network namespaces unavailable" ip netns add "$ID-h$r"
-	net "no veth" ip -n "$ID-br" link add "h$r" type veth peer name eth0 netns "$ID-h$r"
-	net "no bridge" ip -n "$ID-br" link set "h$r" master br0 up
-	net "cannot configure the host" ip -n "$ID-h$r" addr add "$NET.$((r + 1))/24" dev eth0
-	net "cannot configure the host" ip -n "$ID-h$r" link set eth0 up
-	net "cannot configure the host" ip -n "$ID-h$r" link set lo up
-done
-
-declare -A BURST=() LIMIT=()
-for rate in $RATES; do
-	b=$((BPS[$rate] / 8000))
-	[ "$b" -ge 65536 ] || b=65536
-	BURST[$rate]=$b LIMIT[$rate]=$((b + BPS[$rate] / 400))
-done
-shape() {	# shape RATE: tbf on both ends of every host's veth
-	local r q="tbf rate $1 burst ${BURST[$1]} limit ${LIMIT[$1]}"
-	for ((r = 0; r < RANKS; r++)); do
-		# shellcheck disable=SC2086
-		net "tbf unavailable (sch_tbf)" tc -n "$ID-h$r" qdisc replace dev eth0 root $q
-		# shellcheck disable=SC2086
-		net "tbf unavailable (sch_tbf)" tc -n "$ID-br" qdisc replace dev "h$r" root $q
-	done
-}
+netns_hosts "$ID" "$RANKS" "$NET"
 
 # run RATE SIZE DATA-INDEX ALGO TRANSPORT K: one incbench all-reduce, one
 # process per rank; a line of $OUT/results.tsv
@@ -305,8 +251,8 @@ run() {
 }
 
 for rate in $RATES; do
-	shape "$rate"
-	step "links: tbf rate $rate burst ${BURST[$rate]} limit ${LIMIT[$rate]} on every host's TX and RX"
+	netns_shape "$ID" "$RANKS" "$rate"
+	step "links: $NETNS_QDISC on every host's TX and RX"
 	for size in "${BYTES[@]}"; do
 		d=$(data_for "$size")
 		for c in "${CONFIGS[@]}"; do

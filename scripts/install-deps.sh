@@ -15,10 +15,14 @@ declare -A GROUP=(
 	# a lab host with the board (docs/lab-hosts.md); not in `make deps`:
 	# tests/driver/test-install.sh installs it when it needs dkms
 	[lab]="dkms linux-headers-amd64 kmod ethtool"
-	# make bench-inccl (scripts/bench-inccl.sh): hosts as network namespaces,
-	# links shaped with tc; torch only to make ResNet-18 gradients (gen.py)
+	# make bench-inccl, bench-train: hosts as network namespaces, links
+	# shaped with tc
 	[netns]="iproute2"
-	[torch]="python3-torch python3-torchvision python3-sklearn"
+	# the DDP hook and its evaluations (docs/training.md): PyTorch, the
+	# digits data (scikit-learn), the plots, pip and venv (the package's
+	# install test); torchvision for gen.py's ResNet-18 gradients (make
+	# bench-inccl)
+	[torch]="python3-torch python3-torchvision python3-sklearn python3-matplotlib python3-pip python3-venv"
 )
 
 [ $# -gt 0 ] || { echo "usage: $0 GROUP... (${!GROUP[*]})" >&2; exit 2; }

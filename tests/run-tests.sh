@@ -86,6 +86,11 @@ suite inccl/loopback      "$BUILD/tests/test_inccl"
 suite inccl/incbench      env BUILD="$BUILD" tests/inccl/test_incbench.sh
 # make bench-inccl, SHORT: 4 network namespaces, tbf-shaped links (root)
 suite inccl/bench-short   env BUILD="$BUILD" tests/inccl/test-bench-inccl.sh
+# the PyTorch DDP hook (userspace/python/): 2-4 ranks on loopback; make
+# train-eval and make bench-train (network namespaces, root), shortened
+suite python/hook         env BUILD="$BUILD" /usr/bin/python3 tests/python/test_hook.py
+suite python/train-eval   env BUILD="$BUILD" tests/python/test-train-eval.sh
+suite python/bench-train  env BUILD="$BUILD" tests/python/test-bench-train.sh
 # codec, ASan + UBSan build (1 in 256 blocks of the exhaustive space)
 A=$BUILD/asan
 suite codec-asan/exhaustive "$A/tests/test_exhaustive" -f 8
@@ -130,6 +135,8 @@ suite driver/lossy        env BUILD="$BUILD" LOSS=37 tests/driver/run-driver.sh 
 suite inccl/nic-guest     env BUILD="$BUILD" tests/inccl/run-guest.sh
 suite inccl/cluster       env BUILD="$BUILD" tests/inccl/run-cluster.sh
 suite demo/cluster        env BUILD="$BUILD" tests/demo/test-demo.sh
+# make demo-train, shortened: DDP across 2 guests with incsim NICs, nic vs sw
+suite demo/train          env BUILD="$BUILD" tests/demo/test-demo-train.sh
 suite nic/synth-inc_nic   env SYNTH_BUILD="$BUILD/rtl-synth" SYNTH_TIMEOUT=1800 \
 	rtl/scripts/synth.sh inc_nic - check
 

@@ -29,6 +29,11 @@
 #         loss=N drops every Nth unicast frame it forwards.
 #   --append GUEST:ARGS
 #         more kernel command line for GUEST.
+#   --host-root GUEST
+#         this host's / shared read-only with GUEST over virtio-9p (QEMU
+#         -virtfs, mount tag "host"); the guest's initrd needs `--kmod 9p
+#         --kmod 9pnet_virtio --kmod virtio_pci` and mounts it with
+#         `mount -t 9p -o trans=virtio,version=9p2000.L,ro host DIR`.
 #   L is a link name ([A-Za-z0-9_.-]+), a UNIX socket in the run's own
 #   temporary directory; NAME and NIC are QEMU ids ([A-Za-z][A-Za-z0-9_-]*).
 #
@@ -100,7 +105,7 @@ valid_id() {
 }
 
 guests=() nics=() virtios=() switches=()
-declare -A G_INITRD=() G_MEM=() G_HELPER=() G_APPEND=() G_NICS=() G_VIRTIOS=()
+declare -A G_INITRD=() G_MEM=() G_HELPER=() G_APPEND=() G_NICS=() G_VIRTIOS=() G_ROOT=()
 declare -A N_GUEST=() N_MODE=() N_LINK=() N_STATS=()
 declare -A V_MODE=() V_LINK=() V_MAC=()
 
@@ -122,12 +127,12 @@ link_opt() {	# link_opt WHAT KEY=VALUE -> sets MODE, LINK
 }
 
 # ---------------------------------------------------------------- options
-declare -a nic_specs=() virtio_specs=() append_specs=()
+declare -a nic_specs=() virtio_specs=() append_specs=() root_specs=()
 [ $# -gt 0 ] || usage
 while [ $# -gt 0 ]; do
 	case $1 in
 	-h | --help) usage ;;
-	--timeout | --log-dir | --kernel | --guest | --nic | --virtio | --append | --switch)
+	--timeout | --log-dir | --kernel | --guest | --nic | --virtio | --append | --switch | --host-root)
 		[ $# -ge 2 ] || die "$1 needs an argument" ;;
 	*) die "unknown option $1 (--help)" ;;
 	esac
@@ -157,6 +162,7 @@ while [ $# -gt 0 ]; do
 	--nic) nic_specs+=("$2") ;;
 	--virtio) virtio_specs+=("$2") ;;
 	--append) append_specs+=("$2") ;;
+	--host-root) root_specs+=("$2") ;;
 	--switch)
 		[[ $2 =~ ^[A-Za-z0-9_.-]+(:loss=[0-9]+)?$ ]] || die "--switch $2: L[:loss=N] expected"
 		switches+=("$2") ;;
@@ -214,6 +220,11 @@ for spec in ${append_specs[@]+"${append_specs[@]}"}; do
 		die "--append $spec: GUEST:ARGS expected"
 	fi
 	G_APPEND[$g]+=" ${spec#*:}"
+done
+
+for g in ${root_specs[@]+"${root_specs[@]}"}; do
+	has_guest "$g" || die "--host-root $g: no guest '$g'"
+	G_ROOT[$g]=1
 done
 
 if [ -z "$KERNEL" ]; then
@@ -356,6 +367,9 @@ for g in "${guests[@]}"; do
 		q+=(-chardev "socket,path=$RUN/$n.sock,id=$n"
 			-device "ivshmem-doorbell,chardev=$n,vectors=2")
 	done
+	if [ -n "${G_ROOT[$g]:-}" ]; then
+		q+=(-virtfs "local,path=/,mount_tag=host,security_model=none,readonly=on")
+	fi
 	for v in ${G_VIRTIOS[$g]}; do
 		srv=off
 		[ "${V_MODE[$v]}" = listen ] && srv=on

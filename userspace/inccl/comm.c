@@ -39,6 +39,21 @@ static int alloc_buffers(struct inccl_comm *c)
 	return 0;
 }
 
+int inccl_transport_check(int transport)
+{
+	switch (transport) {
+	case INCCL_NONE:
+	case INCCL_SW:
+		return 0;
+	case INCCL_NIC:
+		if (ic_mark_probe())
+			return ic_err(INCCL_ENOMARK,
+				      "transport nic: this kernel has no gradient socket option (INC_SO_GRADIENT); is inceptionn.ko loaded? (transport sw compresses in software)");
+		return 0;
+	}
+	return ic_err(INCCL_EINVAL, "transport %d: none (0), sw (1) or nic (2)", transport);
+}
+
 int inccl_comm_init(inccl_comm **out, const struct inccl_config *cfg)
 {
 	struct inccl_config def;
@@ -64,11 +79,9 @@ int inccl_comm_init(inccl_comm **out, const struct inccl_config *cfg)
 	c->world = c->cfg.world;
 	c->slice = c->cfg.slice_bytes / 4;
 	c->next = c->prev = -1;
-	if (c->cfg.transport == INCCL_NIC && ic_mark_probe()) {
-		r = ic_err(INCCL_ENOMARK,
-			   "transport nic: this kernel has no gradient socket option (INC_SO_GRADIENT); is inceptionn.ko loaded? (transport sw compresses in software)");
+	r = inccl_transport_check(c->cfg.transport);
+	if (r)
 		goto fail;
-	}
 	c->addrs = calloc((size_t)c->world, sizeof(*c->addrs));
 	c->names = calloc((size_t)c->world, sizeof(*c->names));
 	if (!c->addrs || !c->names) {

@@ -123,6 +123,12 @@ void inccl_config_init(struct inccl_config *cfg);
  * the kernel has no gradient socket option (inceptionn.ko not loaded).
  */
 int inccl_comm_init(inccl_comm **comm, const struct inccl_config *cfg);
+/*
+ * Whether this host can use a transport, without joining anything: 0, or
+ * -INCCL_ENOMARK for nic when the kernel has no gradient socket option
+ * (what inccl_comm_init() checks first), -INCCL_EINVAL for an unknown one.
+ */
+int inccl_transport_check(int transport);
 /* Close the connections and free everything; NULL is a no-op. */
 void inccl_comm_destroy(inccl_comm *comm);
 

@@ -1,0 +1,232 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: MIT
+"""make train-eval: data-parallel training with the inceptionn DDP hook,
+against stock DDP and the hooks users would pick instead.
+
+For each model and seed, WORLD ranks (processes on 127.0.0.1, a Gloo
+process group) train the same model from the same initial weights once per
+setting (tasks.py lists the models and the settings), in one process group.
+Rank r draws its own batches (seeded by seed and r); rank 0 evaluates the
+test set every EVAL steps. Per setting it records the curve (test accuracy
+and training loss), the final accuracy, the bytes the loopback interface
+carried per step and rank (kernel counters: every byte of every transport,
+headers included), inccl's own counters, and the step time. Then one table
+(OUT/table.md) and the plots (OUT/*.png); docs/training.md shows them.
+
+usage: scripts/train/train-eval.py [--models mlp,cnn,charlm] [--seeds 1,2,3]
+         [--settings all|short|NAME,...] [--steps N] [--eval N] [--world 4]
+         [--out DIR] [--check] [--no-plots] [--summarize]
+--check: the assertions of the shortened CI form (check()); exit 1 on failure.
+"""
+import argparse
+import json
+import math
+import os
+import socket
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+import numpy as np  # noqa: E402
+import torch  # noqa: E402
+import torch.distributed as dist  # noqa: E402
+import torch.multiprocessing as mp  # noqa: E402
+
+
+from tasks import MODELS, Task, all_settings, parse_settings, run_rank  # noqa: E402
+
+SHORT = ["stock", "fp16", "powersgd-r2", "wa-k10", "ring-k10-sparse", "ring-k8-sparse-ef",
+         "ring-k6-paper"]
+
+
+def rank_main(rank, world, port, model_name, seed, settings, steps, every, out):
+    torch.set_num_threads(1)
+    os.environ.update(MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port),
+                      RANK=str(rank), WORLD_SIZE=str(world))
+    dist.init_process_group("gloo", rank=rank, world_size=world)
+
+    def emit(rec):
+        with open(out, "a") as f:
+            f.write(json.dumps(rec) + "\n")
+    run_rank(rank, world, Task(model_name), seed, settings, steps, every, emit,
+             log=lambda m: print(m, flush=True))
+    dist.destroy_process_group()
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+# ---- the table and plots
+def summarize(recs, out_dir, plots=True):
+    by = {}
+    for r in recs:
+        by.setdefault((r["model"], r["setting"]), []).append(r)
+    models = sorted({r["model"] for r in recs}, key=MODELS.index)
+    order = [s for s in all_settings() if any(k[1] == s for k in by)]
+    lines = ["| model | setting | test accuracy % (mean ± sd, seeds) | vs stock | steps to stock's accuracy | bytes/step/rank (lo, last steps) | vs stock | vs fp16 | step ms |",
+             "|---|---|---|---:|---:|---:|---:|---:|---:|"]
+    for m in models:
+        stock = by.get((m, "stock"))
+        s_acc = np.mean([r["acc"] for r in stock]) if stock else None
+        s_bytes = np.mean([r["bytes_per_step_tail"] for r in stock]) if stock else None
+        fp = by.get((m, "fp16"))
+        f_bytes = np.mean([r["bytes_per_step_tail"] for r in fp]) if fp else None
+        for s in order:
+            rs = by.get((m, s))
+            if not rs:
+                continue
+            accs = [r["acc"] for r in rs]
+            reach = []
+            for r in rs:
+                target = next((x["acc"] for x in stock if x["seed"] == r["seed"]), None) if stock else None
+                hit = next((st for st, a, _ in r["curve"] if target is not None and a >= target), None)
+                reach.append(hit)
+            reach_s = "never" if all(h is None for h in reach) else \
+                "/".join("-" if h is None else str(h) for h in reach)
+            b = np.mean([r["bytes_per_step_tail"] for r in rs])
+            lines.append(
+                f"| {m} | {s} | {np.mean(accs):.2f} ± {np.std(accs):.2f} ({len(rs)}) | "
+                f"{np.mean(accs) - s_acc:+.2f} | {reach_s} | {b / 1e3:.1f} kB | "
+                f"{s_bytes / b:.1f}x | {f_bytes / b:.2f}x | "
+                f"{np.mean([r['step_ms_tail'] for r in rs]):.1f} |"
+                if s_acc is not None and f_bytes else
+                f"| {m} | {s} | {np.mean(accs):.2f} | - | - | {b / 1e3:.1f} kB | - | - | - |")
+    table = "\n".join(lines)
+    with open(os.path.join(out_dir, "table.md"), "w") as f:
+        f.write(table + "\n")
+    if plots:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        for m in models:
+            fig, ax = plt.subplots(1, 2, figsize=(13, 5))
+            for s in order:
+                rs = by.get((m, s))
+                if not rs:
+                    continue
+                st = [p[0] for p in rs[0]["curve"]]
+                acc = np.mean([[p[1] for p in r["curve"]] for r in rs], axis=0)
+                loss = np.mean([[p[2] for p in r["curve"]] for r in rs], axis=0)
+                style = "-" if s.startswith("ring") else "--"
+                lw = 2.5 if s == "stock" else 1
+                ax[0].plot(st, acc, style, lw=lw, label=s)
+                ax[1].plot(st, loss, style, lw=lw, label=s)
+            ax[0].set(xlabel="step", ylabel="test accuracy %", title=f"{m}: test accuracy (mean over seeds)")
+            ax[1].set(xlabel="step", ylabel="training loss (rank 0's batch)", yscale="log",
+                      title=f"{m}: training loss")
+            ax[0].legend(fontsize=7, ncol=2)
+            fig.tight_layout()
+            fig.savefig(os.path.join(out_dir, f"train-{m}.png"), dpi=80)
+            plt.close(fig)
+        fig, ax = plt.subplots(figsize=(10, 0.35 * len(order) * len(models) + 1.5))
+        labels, vals = [], []
+        for m in models:
+            for s in order:
+                rs = by.get((m, s))
+                if rs:
+                    labels.append(f"{m} {s}")
+                    vals.append(np.mean([r["bytes_per_step_tail"] for r in rs]))
+        ax.barh(range(len(vals)), vals)
+        ax.set_yticks(range(len(vals)), labels, fontsize=7)
+        ax.set_xscale("log")
+        ax.set_xlabel("bytes per step per rank on the loopback interface (log)")
+        ax.invert_yaxis()
+        fig.tight_layout()
+        fig.savefig(os.path.join(out_dir, "bytes-per-step.png"), dpi=80)
+        plt.close(fig)
+    return table
+
+
+def check(recs, settings):
+    """The shortened form's assertions; a list of failures."""
+    bad = []
+    got = {(r["model"], r["setting"]) for r in recs}
+    for m in {r["model"] for r in recs}:
+        for s in settings:
+            if (m, s) not in got:
+                bad.append(f"{m} {s}: no result")
+    by = {(r["model"], r["setting"], r["seed"]): r for r in recs}
+    for r in recs:
+        tag = f"{r['model']} seed {r['seed']} {r['setting']}"
+        if not r["finite"] or not math.isfinite(r["loss"]):
+            bad.append(f"{tag}: weights or loss not finite")
+        if not r["same_weights"]:
+            bad.append(f"{tag}: ranks ended with different weights")
+        if r["acc"] < 80.0 and r["model"] in ("mlp", "cnn"):
+            bad.append(f"{tag}: test accuracy {r['acc']:.1f}% (under 80%)")
+        if r["setting"].startswith(("ring", "wa")):
+            st = r["inccl"]
+            if not st or st["calls"] < r["steps"]:
+                bad.append(f"{tag}: inccl made {st.get('calls') if st else 0} calls in {r['steps']} steps")
+            stock = by.get((r["model"], "stock", r["seed"]))
+            if r["setting"].startswith("ring-k10") and stock and r["acc"] < stock["acc"] - 3.0:
+                bad.append(f"{tag}: accuracy {r['acc']:.1f}% vs stock {stock['acc']:.1f}%")
+            fp = by.get((r["model"], "fp16", r["seed"]))
+            if r["setting"].startswith("ring") and fp and \
+                    r["bytes_per_step_tail"] >= fp["bytes_per_step_tail"]:
+                bad.append(f"{tag}: {r['bytes_per_step_tail']:.0f} B/step, not under fp16's "
+                           f"{fp['bytes_per_step_tail']:.0f}")
+    return bad
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--models", default="mlp,cnn,charlm")
+    ap.add_argument("--seeds", default="1,2,3")
+    ap.add_argument("--settings", default="all")
+    ap.add_argument("--steps", type=int, default=0, help="steps per run (default: per model)")
+    ap.add_argument("--eval", type=int, default=50, help="evaluate every N steps")
+    ap.add_argument("--world", type=int, default=4)
+    ap.add_argument("--out", default="build/train-eval")
+    ap.add_argument("--check", action="store_true")
+    ap.add_argument("--no-plots", action="store_true")
+    ap.add_argument("--summarize", action="store_true", help="only redo the table and plots")
+    a = ap.parse_args()
+    models = a.models.split(",")
+    for m in models:
+        if m not in MODELS:
+            ap.error(f"--models: '{m}': one of {', '.join(MODELS)}")
+    try:
+        settings = parse_settings(a.settings, SHORT)
+    except ValueError as e:
+        ap.error(f"--settings: {e}")
+    try:
+        seeds = [int(x) for x in a.seeds.split(",")]
+    except ValueError:
+        ap.error(f"--seeds {a.seeds}: integers, comma-separated")
+    if not 2 <= a.world <= 8:
+        ap.error("--world: 2 to 8")
+    if a.steps < 0 or a.eval < 1:
+        ap.error("--steps >= 0, --eval >= 1")
+    os.makedirs(a.out, exist_ok=True)
+    res = os.path.join(a.out, "results.jsonl")
+    if not a.summarize:
+        if os.path.exists(res):
+            os.remove(res)
+        t0 = time.time()
+        print(f"train-eval: {len(models)} model(s) x {len(seeds)} seed(s) x {len(settings)} "
+              f"settings, {a.world} ranks on 127.0.0.1 (results: {res})", flush=True)
+        for m in models:
+            for seed in seeds:
+                mp.spawn(rank_main, nprocs=a.world,
+                         args=(a.world, free_port(), m, seed, settings, a.steps, a.eval, res))
+        print(f"train-eval: {time.time() - t0:.0f} s", flush=True)
+    recs = [json.loads(x) for x in open(res)]
+    print(summarize(recs, a.out, plots=not a.no_plots))
+    if a.check:
+        bad = check(recs, settings)
+        for b in bad:
+            print("FAIL:", b)
+        if bad:
+            return 1
+        print(f"check: {len(recs)} runs, every one passed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
