@@ -17,7 +17,7 @@ passed=0 failed=0 skipped=0
 failed_suites=()
 
 suite() {
-	local name=$1 log rc p f s t0 t1
+	local name=$1 log rc t0
 	shift
 	# shellcheck disable=SC2053
 	[[ $name == $pattern ]] || return 0
@@ -25,7 +25,58 @@ suite() {
 	t0=$(date +%s.%N)
 	"$@" >"$log" 2>&1
 	rc=$?
-	t1=$(date +%s.%N)
+	tally "$name" "$rc" "$log" "$t0" "$(date +%s.%N)"
+}
+
+# bg_suite NAME COMMAND...: a long single-threaded suite (yosys) for the
+# background queue; bg_start runs the queue in order, at the lowest CPU
+# priority (it takes the cycles the other suites leave), while the other
+# suites run; bg_wait waits for it and counts each one
+bg_names=() bg_cmds=() bg_pid=
+bg_suite() {
+	local name=$1
+	shift
+	# shellcheck disable=SC2053
+	[[ $name == $pattern ]] || return 0
+	bg_names+=("$name")
+	bg_cmds+=("$(printf '%q ' "$@")")
+}
+bg_start() {
+	[ ${#bg_names[@]} -gt 0 ] || return 0
+	(
+		for i in "${!bg_names[@]}"; do
+			f=$logs/${bg_names[$i]//\//_}
+			t0=$(date +%s.%N)
+			eval "nice -n 19 ${bg_cmds[$i]}" >"$f.log" 2>&1
+			echo "$? $t0 $(date +%s.%N)" >"$f.rc"
+		done
+	) &
+	bg_pid=$!
+	trap '[ -z "$bg_pid" ] || kill_tree "$bg_pid"' EXIT
+}
+kill_tree() {	# kill_tree PID: it and every process below it
+	local c
+	for c in $(ps -o pid= --ppid "$1"); do
+		kill_tree "$c"
+	done
+	kill "$1" 2>/dev/null
+}
+bg_wait() {
+	local i f rc t0 t1
+	[ -n "$bg_pid" ] || return 0
+	wait "$bg_pid"
+	bg_pid=
+	for i in "${!bg_names[@]}"; do
+		f=$logs/${bg_names[$i]//\//_}
+		read -r rc t0 t1 <"$f.rc" 2>/dev/null || { rc=1 t0=0 t1=0; }
+		tally "${bg_names[$i]}" "$rc" "$f.log" "$t0" "$t1" "(in the background)"
+		rm -f "$f.rc"
+	done
+}
+
+# tally NAME RC LOG T0 T1 [NOTE]: count a finished suite's TAP
+tally() {
+	local name=$1 rc=$2 log=$3 t0=$4 t1=$5 note=${6:-} p f s
 	p=$(grep -E '^ok [0-9]+' "$log" | grep -vc '# SKIP')
 	s=$(grep -cE '^ok [0-9]+ # SKIP' "$log")
 	f=$(grep -cE '^not ok [0-9]+' "$log")
@@ -43,8 +94,8 @@ suite() {
 		grep -E '^not ok|^# ' "$log" | grep -v '^# implementation' | head -20 | sed 's/^/      /'
 		tail -n 5 "$log" | sed 's/^/      | /'
 	else
-		printf 'ok    %-28s %4d passed %3d failed %3d skipped %6.1fs\n' \
-			"$name" "$p" "$f" "$s" "$(awk "BEGIN { print $t1 - $t0 }")"
+		printf 'ok    %-28s %4d passed %3d failed %3d skipped %6.1fs %s\n' \
+			"$name" "$p" "$f" "$s" "$(awk "BEGIN { print $t1 - $t0 }")" "$note"
 	fi
 }
 
@@ -72,6 +123,17 @@ fuzz() {
 		"$BUILD/fuzz/work" "$BUILD/fuzz/corpus"
 }
 
+# yosys synthesis checks, in the background: the RTL engines (issue: RTL
+# engines) and the NIC top (about 8 CPU minutes, one thread, 5 GB)
+for top in inc_compressor inc_decompressor; do
+	for lanes in 8 16; do
+		bg_suite "rtl/synth-$top-$lanes" env SYNTH_BUILD="$BUILD/rtl-synth" \
+			rtl/scripts/synth.sh "$top" "$lanes" check
+	done
+done
+bg_suite nic/synth-inc_nic env SYNTH_BUILD="$BUILD/rtl-synth" SYNTH_TIMEOUT=2400 \
+	rtl/scripts/synth.sh inc_nic - check
+bg_start
 # codec, optimized build
 suite codec/exhaustive    "$BUILD/tests/test_exhaustive"
 suite codec/roundtrip     "$BUILD/tests/test_roundtrip"
@@ -108,13 +170,7 @@ suite rtl/lint            rtl/scripts/lint.sh "$BUILD/rtl-lint"
 suite rtl/blocks          tests/rtl/icarus/run.sh "$BUILD/rtl-icarus"
 suite rtl/engines         "$BUILD/tests/test_engines"
 suite rtl/inc-rtl-codec   env BUILD="$BUILD" tests/rtl/test_rtl_codec.sh
-for top in inc_compressor inc_decompressor; do
-	for lanes in 8 16; do
-		suite "rtl/synth-$top-$lanes" env SYNTH_BUILD="$BUILD/rtl-synth" \
-			rtl/scripts/synth.sh "$top" "$lanes" check
-	done
-done
-# NIC: system test (Verilator model of inc_nic) and yosys synthesis of the top
+# NIC: system test (Verilator model of inc_nic); its synthesis is in the background
 suite nic/system          "$BUILD/tests/test_nic"
 suite driver/static env BUILD="$BUILD" tests/driver/static-checks.sh
 suite driver/install env BUILD="$BUILD" tests/driver/test-install.sh
@@ -137,8 +193,7 @@ suite inccl/cluster       env BUILD="$BUILD" tests/inccl/run-cluster.sh
 suite demo/cluster        env BUILD="$BUILD" tests/demo/test-demo.sh
 # make demo-train, shortened: DDP across 2 guests with incsim NICs, nic vs sw
 suite demo/train          env BUILD="$BUILD" tests/demo/test-demo-train.sh
-suite nic/synth-inc_nic   env SYNTH_BUILD="$BUILD/rtl-synth" SYNTH_TIMEOUT=1800 \
-	rtl/scripts/synth.sh inc_nic - check
+bg_wait
 
 [ ${#failed_suites[@]} -eq 0 ] || echo "failed suites: ${failed_suites[*]}"
 [ "$skipped" -eq 0 ] || echo "$skipped skipped"
