@@ -19,7 +19,8 @@ Settings (names as the table and the command lines write them):
   fp16           PyTorch's fp16_compress_hook
   powersgd-rR    PyTorch's powerSGD_hook, matrix_approximation_rank R
                  (1, 2, 4), its defaults otherwise (start_powerSGD_iter
-                 1000: exact all-reduce for the first 1000 steps)
+                 1000: exact all-reduce for the first 1000 steps; every
+                 model trains 1200 steps, the last 200 compressed)
   wa-kK          inccl, worker-aggregator baseline, transport T, k=K
   ring-kK-MODE[-ef]
                  inccl ring, transport T, k=K, MODE paper or sparse,
@@ -161,7 +162,7 @@ class Task:
             idx = torch.tensor([self.chars.index(c) for c in text])
             cut = len(idx) * 9 // 10  # the last 10% held out
             self.train_idx, self.test_idx = idx[:cut], idx[cut:]
-            self.batch, self.T, self.steps, self.lr = 8, 32, 600, 0.005
+            self.batch, self.T, self.steps, self.lr = 8, 32, 1200, 0.005
 
     def model(self):
         if self.name == "charlm":
