@@ -71,14 +71,7 @@ cannot() {
 
 # ---- options
 . scripts/lib/netns.sh
-for rate in $RATES; do
-	netns_rate "$rate"
-	case $? in
-	1) bad_opt "RATES: '$rate': a rate as tc writes it expected, e.g. 1gbit, 500mbit" ;;
-	2) bad_opt "RATES: '$rate': from 1mbit to 100gbit" ;;
-	esac
-done
-[ -n "${RATES// /}" ] || bad_opt "RATES is empty"
+netns_rates "$RATES"
 BYTES=()
 for s in $SIZES; do
 	[[ $s =~ ^([0-9]+)([KMG]?)$ ]] ||
@@ -115,17 +108,9 @@ step() { echo "$(stamp) $*"; }
 ID=incb$$
 NS=() PIDS=() TMPS=()
 cleanup() {
-	local p n
+	local p
 	trap '' INT TERM
-	for p in "${PIDS[@]}"; do
-		kill -TERM "$p" 2>/dev/null
-	done
-	for p in "${PIDS[@]}"; do
-		wait "$p" 2>/dev/null
-	done
-	for n in "${NS[@]}"; do
-		ip netns delete "$n" 2>/dev/null
-	done
+	netns_cleanup
 	for p in "${TMPS[@]}"; do
 		rm -rf "$p"
 	done

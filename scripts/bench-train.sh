@@ -63,14 +63,7 @@ cannot() {
 
 # ---- options
 . scripts/lib/netns.sh
-for rate in $RATES; do
-	netns_rate "$rate"
-	case $? in
-	1) bad_opt "RATES: '$rate': a rate as tc writes it expected, e.g. 1gbit, 500mbit" ;;
-	2) bad_opt "RATES: '$rate': from 1mbit to 100gbit" ;;
-	esac
-done
-[ -n "${RATES// /}" ] || bad_opt "RATES is empty"
+netns_rates "$RATES"
 for m in $MODELS; do
 	case $m in
 	mlp | cnn | charlm) ;;
@@ -100,17 +93,8 @@ step() { echo "$(stamp) $*"; }
 ID=inct$$
 NS=() PIDS=()
 cleanup() {
-	local p n
 	trap '' INT TERM
-	for p in "${PIDS[@]}"; do
-		kill -TERM "$p" 2>/dev/null
-	done
-	for p in "${PIDS[@]}"; do
-		wait "$p" 2>/dev/null
-	done
-	for n in "${NS[@]}"; do
-		ip netns delete "$n" 2>/dev/null
-	done
+	netns_cleanup
 }
 trap cleanup EXIT
 trap 'echo; step "interrupted: removing the namespaces"; exit 130' INT

@@ -22,20 +22,19 @@
 # transfer sent, "DEMO-STAT host=H NAME VALUE" lines, and exit status 0 only
 # when every check of this host passed.
 
-# counters, delta, jfield, wait_for, carrier_up: the driver selftests' own
+# counters, delta, jfield, wait_for, carrier_up, inc_arg, ip_of, wait_hosts:
+# the driver selftests' own
 . /lib/inc-lib.sh
 
-arg() { tr ' ' '\n' </proc/cmdline | sed -n "s/^inc\.$1=//p"; }
-H=$(arg host)
-N=$(arg hosts)
-K=$(arg k)
-MODE=$(arg mode)
-MTU=$(arg mtu)
-IPERF_T=$(arg iperf)
+H=$(inc_arg host)
+N=$(inc_arg hosts)
+K=$(inc_arg k)
+MODE=$(inc_arg mode)
+MTU=$(inc_arg mtu)
+IPERF_T=$(inc_arg iperf)
 F=/data/demo.f32
 IF=eth0
 NEXT=$(((H + 1) % N))
-ip_of() { echo "10.0.0.$(($1 + 1))"; }
 say() { echo "DEMO: host$H: $*"; }
 bad=0
 
@@ -65,11 +64,7 @@ MARKED_S=$!
 incgrad server --once --port 7702 --verify "$F" --json --timeout 300 >/tmp/plain.json 2>/tmp/plain.err &
 PLAIN_S=$!
 
-j=0
-while [ "$j" -lt "$N" ]; do
-	wait_for 120 ping -c 1 -W 2 "$(ip_of "$j")" || { say "host$j does not answer"; exit 1; }
-	j=$((j + 1))
-done
+wait_hosts "$N" || { say "host$LOST does not answer"; exit 1; }
 say "linked: all $N hosts answer"
 
 # turn: wait for the predecessor to finish sending what SERVER-PID receives

@@ -18,20 +18,18 @@
 # Output on the
 # console: TAP and the TRAIN-REC lines.
 
-# wait_for, carrier_up: the driver selftests' own
+# wait_for, carrier_up, inc_arg, ip_of, wait_hosts: the driver selftests' own
 . /lib/inc-lib.sh
 
-arg() { tr ' ' '\n' </proc/cmdline | sed -n "s/^inc\.$1=//p"; }
-H=$(arg host)
-N=$(arg hosts)
-ROOT=$(arg root)
-LIB=$(arg lib)
+H=$(inc_arg host)
+N=$(inc_arg hosts)
+ROOT=$(inc_arg root)
+LIB=$(inc_arg lib)
 IF=eth0
 n=0 bad=0
 ok() { n=$((n + 1)); echo "ok $n - $*"; }
 nok() { n=$((n + 1)); bad=1; echo "not ok $n - $*"; }
 finish() { echo "1..$n"; exit "$bad"; }
-ip_of() { echo "10.0.0.$(($1 + 1))"; }
 
 mkdir -p /host
 if mount -t 9p -o trans=virtio,version=9p2000.L,ro host /host &&
@@ -56,11 +54,7 @@ else
 	nok "host$H: $IF up"
 	finish
 fi
-j=0
-while [ "$j" -lt "$N" ]; do
-	wait_for 120 ping -c 1 -W 2 "$(ip_of "$j")" || { nok "host$H: host$j answers"; finish; }
-	j=$((j + 1))
-done
+wait_hosts "$N" || { nok "host$H: host$LOST answers"; finish; }
 ok "host$H: all $N hosts answer"
 
 t0=$(cut -d' ' -f1 /proc/uptime)

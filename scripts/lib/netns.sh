@@ -21,9 +21,11 @@
 # once) overflowed a 5 ms queue, and TCP's retransmissions made it 10-30%
 # slower; 20 ms held it without a drop.
 #
-# The caller defines cannot MESSAGE (say why this host cannot run it, and
-# exit) and an array NS, to which every namespace made is appended (delete
-# them on exit: their veths go with them).
+# The caller defines bad_opt MESSAGE and cannot MESSAGE (say what is wrong
+# with an option, or why this host cannot run it, and exit), an array NS, to
+# which every namespace made is appended, and an array PIDS of the
+# processes it runs in them; netns_cleanup stops those and deletes these
+# (their veths go with them).
 
 # netns_rate RATE: the bits per second of a tc rate in NETNS_BPS; 1 if it
 # is not a rate as tc writes it, 2 if it is not from 1mbit to 100gbit
@@ -35,6 +37,33 @@ netns_rate() {
 	gbit) NETNS_BPS=$((BASH_REMATCH[1] * 1000000000)) ;;
 	esac
 	[ "$NETNS_BPS" -ge 1000000 ] && [ "$NETNS_BPS" -le 100000000000 ] || return 2
+}
+
+# netns_rates "RATE...": bad_opt unless each is a tc rate, 1mbit to 100gbit
+netns_rates() {
+	local rate
+	for rate in $1; do
+		netns_rate "$rate"
+		case $? in
+		1) bad_opt "RATES: '$rate': a rate as tc writes it expected, e.g. 1gbit, 500mbit" ;;
+		2) bad_opt "RATES: '$rate': from 1mbit to 100gbit" ;;
+		esac
+	done
+	[ -n "${1// /}" ] || bad_opt "RATES is empty"
+}
+
+# netns_cleanup: TERM the processes of PIDS, wait for them, delete NS
+netns_cleanup() {
+	local p n
+	for p in ${PIDS[@]+"${PIDS[@]}"}; do
+		kill -TERM "$p" 2>/dev/null
+	done
+	for p in ${PIDS[@]+"${PIDS[@]}"}; do
+		wait "$p" 2>/dev/null
+	done
+	for n in ${NS[@]+"${NS[@]}"}; do
+		ip netns delete "$n" 2>/dev/null
+	done
 }
 
 # netns_check: root, and the commands, or cannot

@@ -68,14 +68,15 @@ def summarize(recs, out_dir, plots=True):
         by.setdefault((r["model"], r["setting"]), []).append(r)
     models = sorted({r["model"] for r in recs}, key=MODELS.index)
     order = [s for s in all_settings() if any(k[1] == s for k in by)]
-    lines = ["| model | setting | test accuracy % (mean ± sd, seeds) | vs stock | steps to stock's accuracy | bytes/step/rank (lo, last steps) | vs stock | vs fp16 | step ms |",
-             "|---|---|---|---:|---:|---:|---:|---:|---:|"]
+    lines = ["| model | setting | test accuracy % (mean ± sd) | vs stock | steps to stock's "
+             "accuracy (per seed) | kB/step/rank, all steps | vs stock | vs fp16 | "
+             "kB/step/rank, last 100 | step ms |",
+             "|---|---|---|---:|---:|---:|---:|---:|---:|---:|"]
+
+    def mean(rs, key):
+        return float(np.mean([r[key] for r in rs]))
     for m in models:
-        stock = by.get((m, "stock"))
-        s_acc = np.mean([r["acc"] for r in stock]) if stock else None
-        s_bytes = np.mean([r["bytes_per_step_tail"] for r in stock]) if stock else None
-        fp = by.get((m, "fp16"))
-        f_bytes = np.mean([r["bytes_per_step_tail"] for r in fp]) if fp else None
+        stock, fp = by.get((m, "stock")), by.get((m, "fp16"))
         for s in order:
             rs = by.get((m, s))
             if not rs:
@@ -83,63 +84,94 @@ def summarize(recs, out_dir, plots=True):
             accs = [r["acc"] for r in rs]
             reach = []
             for r in rs:
-                target = next((x["acc"] for x in stock if x["seed"] == r["seed"]), None) if stock else None
-                hit = next((st for st, a, _ in r["curve"] if target is not None and a >= target), None)
-                reach.append(hit)
-            reach_s = "never" if all(h is None for h in reach) else \
-                "/".join("-" if h is None else str(h) for h in reach)
-            b = np.mean([r["bytes_per_step_tail"] for r in rs])
-            lines.append(
-                f"| {m} | {s} | {np.mean(accs):.2f} ± {np.std(accs):.2f} ({len(rs)}) | "
-                f"{np.mean(accs) - s_acc:+.2f} | {reach_s} | {b / 1e3:.1f} kB | "
-                f"{s_bytes / b:.1f}x | {f_bytes / b:.2f}x | "
-                f"{np.mean([r['step_ms_tail'] for r in rs]):.1f} |"
-                if s_acc is not None and f_bytes else
-                f"| {m} | {s} | {np.mean(accs):.2f} | - | - | {b / 1e3:.1f} kB | - | - | - |")
+                target = next((x["acc"] for x in stock or [] if x["seed"] == r["seed"]), None)
+                reach.append(next((st for st, a, _ in r["curve"]
+                                   if target is not None and a >= target), None))
+            reach_s = "/".join("-" if h is None else str(h) for h in reach)
+            b = mean(rs, "bytes_per_step")
+            vs = lambda ref: f"{mean(ref, 'bytes_per_step') / b:.1f}x" if ref else "-"  # noqa: E731
+            d = f"{np.mean(accs) - mean(stock, 'acc'):+.2f}" if stock else "-"
+            lines.append(f"| {m} | {s} | {np.mean(accs):.2f} ± {np.std(accs):.2f} ({len(rs)}) | "
+                         f"{d} | {reach_s} | {b / 1e3:.1f} | {vs(stock)} | {vs(fp)} | "
+                         f"{mean(rs, 'bytes_per_step_tail') / 1e3:.1f} | "
+                         f"{mean(rs, 'step_ms_tail'):.1f} |")
     table = "\n".join(lines)
     with open(os.path.join(out_dir, "table.md"), "w") as f:
         f.write(table + "\n")
     if plots:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-        for m in models:
-            fig, ax = plt.subplots(1, 2, figsize=(13, 5))
-            for s in order:
-                rs = by.get((m, s))
-                if not rs:
-                    continue
-                st = [p[0] for p in rs[0]["curve"]]
-                acc = np.mean([[p[1] for p in r["curve"]] for r in rs], axis=0)
-                loss = np.mean([[p[2] for p in r["curve"]] for r in rs], axis=0)
-                style = "-" if s.startswith("ring") else "--"
-                lw = 2.5 if s == "stock" else 1
-                ax[0].plot(st, acc, style, lw=lw, label=s)
-                ax[1].plot(st, loss, style, lw=lw, label=s)
-            ax[0].set(xlabel="step", ylabel="test accuracy %", title=f"{m}: test accuracy (mean over seeds)")
-            ax[1].set(xlabel="step", ylabel="training loss (rank 0's batch)", yscale="log",
-                      title=f"{m}: training loss")
-            ax[0].legend(fontsize=7, ncol=2)
-            fig.tight_layout()
-            fig.savefig(os.path.join(out_dir, f"train-{m}.png"), dpi=80)
-            plt.close(fig)
-        fig, ax = plt.subplots(figsize=(10, 0.35 * len(order) * len(models) + 1.5))
-        labels, vals = [], []
-        for m in models:
-            for s in order:
-                rs = by.get((m, s))
-                if rs:
-                    labels.append(f"{m} {s}")
-                    vals.append(np.mean([r["bytes_per_step_tail"] for r in rs]))
-        ax.barh(range(len(vals)), vals)
-        ax.set_yticks(range(len(vals)), labels, fontsize=7)
-        ax.set_xscale("log")
-        ax.set_xlabel("bytes per step per rank on the loopback interface (log)")
-        ax.invert_yaxis()
-        fig.tight_layout()
-        fig.savefig(os.path.join(out_dir, "bytes-per-step.png"), dpi=80)
-        plt.close(fig)
+        plot(by, models, order, out_dir)
     return table
+
+
+PEERS = ["stock", "fp16", "powersgd-r1", "powersgd-r2", "powersgd-r4", "wa-k10",
+         "ring-k10-sparse", "ring-k8-sparse-ef"]
+
+
+def plot(by, models, order, out_dir):
+    """train-MODEL.png (accuracy against the peers, accuracy and loss by k)
+    and bytes-per-step.png."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    def mean_curve(rs, i):
+        return [p[0] for p in rs[0]["curve"]], np.mean([[p[i] for p in r["curve"]] for r in rs], axis=0)
+
+    colors = {12: "tab:blue", 10: "tab:green", 8: "tab:orange", 6: "tab:red"}
+    for m in models:
+        fig, ax = plt.subplots(1, 3, figsize=(18, 5.5))
+        stock = by.get((m, "stock"))
+        low = max(0.0, np.mean([r["acc"] for r in stock]) - 15) if stock else 0.0
+        for s in PEERS:
+            rs = by.get((m, s))
+            if rs:
+                x, y = mean_curve(rs, 1)
+                ax[0].plot(x, y, "-" if s.startswith(("ring", "wa")) else "--",
+                           lw=2.5 if s == "stock" else 1.2, label=s)
+        for s in ["stock"] + [f"ring-k{k}-sparse{e}" for k in colors for e in ("", "-ef")]:
+            rs = by.get((m, s))
+            if not rs:
+                continue
+            k = int(s.split("-")[1][1:]) if s != "stock" else None
+            kw = {"color": "black", "lw": 2.5} if k is None else \
+                {"color": colors[k], "lw": 1.2, "ls": "--" if s.endswith("-ef") else "-"}
+            for i, a in ((1, ax[1]), (2, ax[2])):
+                x, y = mean_curve(rs, i)
+                a.plot(x, y, label=s, **kw)
+        ax[0].set(xlabel="step", ylabel="test accuracy %", ylim=(low, None),
+                  title=f"{m}: test accuracy, the hook against its peers")
+        ax[1].set(xlabel="step", ylabel="test accuracy %", ylim=(low, None),
+                  title=f"{m}: ring by k (dashed: error feedback)")
+        ax[2].set(xlabel="step", ylabel="training loss (rank 0's batch)", yscale="log",
+                  title=f"{m}: training loss by k")
+        for a in ax:
+            a.legend(fontsize=7, ncol=2)
+            a.grid(alpha=0.3)
+        fig.suptitle(f"{m}: mean over seeds; paper mode trains exactly as sparse (same "
+                     "quantization, other packing), so only sparse is drawn", fontsize=9)
+        fig.tight_layout()
+        fig.savefig(os.path.join(out_dir, f"train-{m}.png"), dpi=72)
+        plt.close(fig)
+    fig, axes = plt.subplots(1, len(models), figsize=(6 * len(models), 0.3 * len(order) + 1.8),
+                             squeeze=False)
+    for a, m in zip(axes[0], models):
+        labels, vals, cols = [], [], []
+        for s in order:
+            rs = by.get((m, s))
+            if rs:
+                labels.append(s)
+                vals.append(np.mean([r["bytes_per_step_tail"] for r in rs]) / 1e3)
+                cols.append("tab:green" if s.startswith("ring") else
+                            "tab:gray" if s == "stock" else "tab:purple")
+        a.barh(range(len(vals)), vals, color=cols)
+        a.set_yticks(range(len(vals)), labels, fontsize=7)
+        a.set_xscale("log")
+        a.set(xlabel="kB per step per rank on the wire (loopback counters, log)", title=m)
+        a.invert_yaxis()
+        a.grid(alpha=0.3, axis="x")
+    fig.tight_layout()
+    fig.savefig(os.path.join(out_dir, "bytes-per-step.png"), dpi=72)
+    plt.close(fig)
 
 
 def check(recs, settings):

@@ -18,12 +18,12 @@
 # COUNTER=DELTA ...", and on host 0 per incbench row "INCCL-ROW NAME SIZE
 # CHECK DIGEST TIME_US" (the host compares them with --transport sw).
 
-# wait_for, carrier_up, counters, delta: the driver selftests' own
+# wait_for, carrier_up, counters, delta, inc_arg, ip_of, wait_hosts: the
+# driver selftests' own
 . /lib/inc-lib.sh
 
-arg() { tr ' ' '\n' </proc/cmdline | sed -n "s/^inc\.$1=//p"; }
-H=$(arg host)
-N=$(arg hosts)
+H=$(inc_arg host)
+N=$(inc_arg hosts)
 IF=eth0
 RUNS=/inccl/runs
 DATA=/data/grad.f32
@@ -31,7 +31,6 @@ PORT0=29500
 STATS="tx_frames tx_bytes tx_comp_frames tx_comp_in_bytes tx_comp_out_bytes tx_bytes_saved
 rx_frames rx_bytes rx_decomp_frames rx_drop_malformed rx_drop_no_buffer drv_tx_bytes
 drv_tx_marked drv_tx_marked_bytes drv_tx_compressed drv_rx_restored"
-ip_of() { echo "10.0.0.$(($1 + 1))"; }
 n=0 bad=0
 ok() { n=$((n + 1)); echo "ok $n - $*"; }
 nok() { n=$((n + 1)); bad=1; echo "not ok $n - $*"; }
@@ -58,11 +57,7 @@ if c=$(clocks) && [ "$c" -gt 0 ]; then
 else
 	nok "host$H: the NIC's simulated clock at BAR2 ${BAR2:-?} + 0x20 (iomem=relaxed?)"
 fi
-j=0
-while [ "$j" -lt "$N" ]; do
-	wait_for 120 ping -c 1 -W 2 "$(ip_of "$j")" || { nok "host$H: host$j answers"; finish; }
-	j=$((j + 1))
-done
+wait_hosts "$N" || { nok "host$H: host$LOST answers"; finish; }
 ok "host$H: all $N hosts answer"
 
 data=

@@ -58,7 +58,7 @@ def free_port():
         return s.getsockname()[1]
 
 
-def _entry(fn, rank, world, port, q, args, env):
+def _entry(fn, rank, world, port, q, done, args, env):
     try:
         torch.set_num_threads(1)
         os.environ.update(MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port),
@@ -71,6 +71,8 @@ def _entry(fn, rank, world, port, q, args, env):
     q.close()
     q.join_thread()  # the queue's feeder thread has written the answer
     sys.stdout.flush()
+    if rank == 0:  # it holds the process group's store: the others may still need it
+        done.wait(60)
     os._exit(0)  # no teardown that could wait for a dead peer
 
 
@@ -78,9 +80,9 @@ def spawn(fn, world, *args, timeout=120, env=None):
     """Run fn(rank, world, *args) in world processes; {rank: (ok, value)}
     of the ranks that reported within timeout."""
     ctx = mp.get_context("spawn")
-    q = ctx.Queue()
+    q, done = ctx.Queue(), ctx.Event()
     port = free_port()
-    ps = [ctx.Process(target=_entry, args=(fn, r, world, port, q, args, env or {}))
+    ps = [ctx.Process(target=_entry, args=(fn, r, world, port, q, done, args, env or {}))
           for r in range(world)]
     for p in ps:
         p.start()
@@ -93,6 +95,7 @@ def spawn(fn, world, *args, timeout=120, env=None):
             # a rank that exited without answering will not answer
             if all(not p.is_alive() for r, p in enumerate(ps) if r not in res):
                 break
+    done.set()
     for p in ps:
         p.join(5)
         if p.is_alive():
@@ -188,6 +191,31 @@ def train(rank, world, transport, steps):
     st.close()
     return {"first": sum(losses[:5]) / 5, "last": sum(losses[-5:]) / 5,
             "same": all(torch.equal(ws[0], v) for v in ws)}
+
+
+def subgroup(rank, world):
+    """DDP over a process group of global ranks 1..world-1 (group rank 0 is
+    global rank 1); two states on it, one after the other; rank 0 idles."""
+    members = list(range(1, world))
+    pg = dist.new_group(members)
+    if rank not in members:
+        return {"idle": True}
+    out = []
+    for k in (10, 8):  # a second state on the same group: its own rendezvous key
+        torch.manual_seed(0)
+        model = Net()
+        ddp = DDP(model, process_group=pg)
+        st = inc.IncclState(k=k, transport="sw", process_group=pg)
+        ddp.register_comm_hook(st, inc.allreduce_hook)
+        x = torch.randn(16, 64, generator=torch.Generator().manual_seed(rank))
+        F.cross_entropy(ddp(x), torch.zeros(16, dtype=torch.long)).backward()
+        g = flat_grads(model)
+        gs = [torch.empty_like(g) for _ in members]
+        dist.all_gather(gs, g, group=pg)
+        out.append({"world": st.comm.world, "rank": st.comm.rank,
+                    "same": all(torch.equal(gs[0], v) for v in gs)})
+        st.close()
+    return out
 
 
 def double_model(rank, world):
@@ -345,6 +373,14 @@ def main():
         ok(good and v["last"] < 0.5 * v["first"] and all(x[1]["same"] for x in res.values()),
            f"training 4 ranks, {transport}: loss {v.get('first', 0):.3f} -> {v.get('last', 0):.3f}, "
            "identical weights on every rank", res if not good else v)
+
+    # a process group that is not the world
+    res = spawn(subgroup, 4)
+    good = len(res) == 4 and all(v[0] for v in res.values()) and res[0][1] == {"idle": True}
+    ok(good and all(res[r][1][i]["world"] == 3 and res[r][1][i]["rank"] == r - 1
+                    and res[r][1][i]["same"] for r in (1, 2, 3) for i in (0, 1)),
+       "process_group of global ranks 1-3: inccl's ranks 0-2 of 3, the same gradients on "
+       "each, two states on one group one after the other", res)
 
     # clear errors
     res = spawn(double_model, 2)

@@ -45,6 +45,21 @@ wait_for() {
 
 carrier_up() { [ "$(cat /sys/class/net/$IF/carrier 2>/dev/null)" = 1 ]; }
 
+# The simulated clusters (make demo, make demo-train, the inccl cluster
+# test): host H is $(ip_of H) = 10.0.0.(H+1); inc_arg NAME is the value of
+# inc.NAME= on the kernel command line.
+inc_arg() { tr ' ' '\n' </proc/cmdline | sed -n "s/^inc\.$1=//p"; }
+ip_of() { echo "10.0.0.$(($1 + 1))"; }
+# wait_hosts N: until hosts 0..N-1 answer a ping (120 s each); else 1, with
+# the first that did not in LOST
+wait_hosts() {
+	LOST=0
+	while [ "$LOST" -lt "$1" ]; do
+		wait_for 120 ping -c 1 -W 2 "$(ip_of "$LOST")" || return 1
+		LOST=$((LOST + 1))
+	done
+}
+
 # setup_if: addresses and MTU on $IF (after every insmod)
 setup_if() {
 	ip link set "$IF" mtu "${INC_MTU:-1500}" || return 1
