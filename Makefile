@@ -13,6 +13,8 @@ CFLAGS_ALL = $(CSTD) $(WARN) $(OPT) $(SAN) -Iuserspace/codec -Iuserspace/tools \
 	-Iuserspace/wire -Itests/lib -Isim/engines -Iinclude -MMD -MP
 LDFLAGS_ALL = $(SAN) -pthread
 
+.DEFAULT_GOAL := all
+
 Q	:= $(if $(V),,@)
 O	:= $(BUILD)/obj
 
@@ -365,7 +367,8 @@ bench-inccl-sim: deps
 # make train-eval: accuracy, bytes and step time of DDP with the inceptionn
 # hook against stock DDP, fp16 and PowerSGD, 4 ranks on loopback
 # (scripts/train/train-eval.py). TRAIN_MODELS, TRAIN_SEEDS, TRAIN_SETTINGS,
-# TRAIN_STEPS narrow it; the table and plots go to $(BUILD)/train-eval/.
+# TRAIN_STEPS narrow it; TRAIN_KEEP=1 resumes (keeps the runs already in
+# $(BUILD)/train-eval/results.jsonl). The table and plots go there too.
 TRAIN_MODELS	?= mlp,cnn,charlm
 TRAIN_SEEDS	?= 1,2,3
 TRAIN_SETTINGS	?= all
@@ -374,7 +377,7 @@ train-eval: deps
 	$(Q)$(MAKE) --no-print-directory $(LIBINCCL_SO)
 	$(Q)INCCL_LIB=$(abspath $(LIBINCCL_SO)) /usr/bin/python3 scripts/train/train-eval.py \
 		--models '$(TRAIN_MODELS)' --seeds '$(TRAIN_SEEDS)' --settings '$(TRAIN_SETTINGS)' \
-		--steps '$(TRAIN_STEPS)' --out $(BUILD)/train-eval
+		--steps '$(TRAIN_STEPS)' --out $(BUILD)/train-eval $(if $(TRAIN_KEEP),--keep)
 
 # make bench-train: DDP step time over tc-shaped links between network
 # namespaces (root; scripts/bench-train.sh): RATES, MODELS, SETTINGS, STEPS,

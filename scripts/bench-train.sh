@@ -180,7 +180,7 @@ for rate in rates:
             bad += not r["same_weights"]
             t, b = r["step_ms_tail"], r["bytes_per_step_tail"]
             vs_t = f"{t / st['step_ms_tail']:.2f}x" if st else "-"
-            vs_b = f"{st['bytes_per_step_tail'] / b:.1f}x less" if st and b else "-"
+            vs_b = f"{st['bytes_per_step_tail'] / b:.1f}x less" if st and b and s != "stock" else "-"
             print(f"{rate:8s} {m:7s} {s:20s} {t:9.1f} {vs_t:>9s} {b:12,.0f} {vs_b:>9s} "
                   f"{'yes' if r['same_weights'] else 'NO':>13s}")
 print("\nstep ms: rank 0's wall time per step (forward, backward with the hook's communication, "

@@ -15,7 +15,11 @@ headers included), inccl's own counters, and the step time. Then one table
 
 usage: scripts/train/train-eval.py [--models mlp,cnn,charlm] [--seeds 1,2,3]
          [--settings all|short|NAME,...] [--steps N] [--eval N] [--world 4]
-         [--out DIR] [--check] [--no-plots] [--summarize]
+         [--out DIR] [--check] [--no-plots] [--summarize] [--keep]
+         [--paper-once MODELS]
+--paper-once (default charlm): these models' paper-mode settings run on the
+  first seed only (paper trains bit-identically to sparse; a charlm run is
+  3 minutes here).
 --check: the assertions of the shortened CI form (check()); exit 1 on failure.
 """
 import argparse
@@ -41,7 +45,18 @@ SHORT = ["stock", "fp16", "powersgd-r2", "wa-k10", "ring-k10-sparse", "ring-k8-s
          "ring-k6-paper"]
 
 
+def die_with_parent():
+    """SIGKILL this rank when the process that started it dies (prctl
+    PR_SET_PDEATHSIG): killing train-eval stops its ranks too."""
+    import ctypes
+    import signal
+    ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() == 1:  # the parent died before prctl
+        os._exit(1)
+
+
 def rank_main(rank, world, port, model_name, seed, settings, steps, every, out):
+    die_with_parent()
     torch.set_num_threads(1)
     os.environ.update(MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port),
                       RANK=str(rank), WORLD_SIZE=str(world))
@@ -218,6 +233,10 @@ def main():
     ap.add_argument("--check", action="store_true")
     ap.add_argument("--no-plots", action="store_true")
     ap.add_argument("--summarize", action="store_true", help="only redo the table and plots")
+    ap.add_argument("--keep", action="store_true",
+                    help="keep OUT/results.jsonl and run only what it lacks (resume)")
+    ap.add_argument("--paper-once", default="charlm",
+                    help="models whose paper-mode settings run on the first seed only")
     a = ap.parse_args()
     models = a.models.split(",")
     for m in models:
@@ -235,18 +254,33 @@ def main():
         ap.error("--world: 2 to 8")
     if a.steps < 0 or a.eval < 1:
         ap.error("--steps >= 0, --eval >= 1")
+    paper_once = [m for m in a.paper_once.split(",") if m]
+    for m in paper_once:
+        if m not in MODELS:
+            ap.error(f"--paper-once: '{m}': one of {', '.join(MODELS)}")
     os.makedirs(a.out, exist_ok=True)
     res = os.path.join(a.out, "results.jsonl")
     if not a.summarize:
-        if os.path.exists(res):
+        done = set()
+        if a.keep and os.path.exists(res):
+            done = {(r["model"], r["seed"], r["setting"]) for r in map(json.loads, open(res))}
+        elif os.path.exists(res):
             os.remove(res)
+        # paper mode quantizes exactly as sparse does (it only packs the
+        # classes differently: docs/codec.md), so it trains bit-identically;
+        # for --paper-once models it runs on the first seed only, for its bytes
+        plan = [(m, seed, [s for s in settings if (m, seed, s) not in done and
+                           not (m in paper_once and seed != seeds[0] and "-paper" in s)])
+                for m in models for seed in seeds]
+        runs = sum(len(x[2]) for x in plan)
         t0 = time.time()
-        print(f"train-eval: {len(models)} model(s) x {len(seeds)} seed(s) x {len(settings)} "
-              f"settings, {a.world} ranks on 127.0.0.1 (results: {res})", flush=True)
-        for m in models:
-            for seed in seeds:
+        print(f"train-eval: {runs} runs ({len(models)} model(s), seeds {a.seeds}, "
+              f"{len(settings)} settings{', ' + str(len(done)) + ' kept' if done else ''}), "
+              f"{a.world} ranks on 127.0.0.1 (results: {res})", flush=True)
+        for m, seed, todo in plan:
+            if todo:
                 mp.spawn(rank_main, nprocs=a.world,
-                         args=(a.world, free_port(), m, seed, settings, a.steps, a.eval, res))
+                         args=(a.world, free_port(), m, seed, todo, a.steps, a.eval, res))
         print(f"train-eval: {time.time() - t0:.0f} s", flush=True)
     recs = [json.loads(x) for x in open(res)]
     print(summarize(recs, a.out, plots=not a.no_plots))
