@@ -7,7 +7,10 @@
  * The model's ports are served by sim/nic/nic_env.c with every random stall
  * turned off (or on, with --random): the CSR port executes the guest's
  * command ring, DMA reads and writes the guest's RAM file, interrupts write
- * QEMU's eventfds, and MAC frames go to and come from the link.
+ * QEMU's eventfds, and MAC frames go to and come from the link. For tests of
+ * a driver's recovery, the guest can reset the NIC and turn its bus
+ * mastering off, a fault can hang the DMA bridge, and --check-dma catches
+ * queues moved while the NIC could still DMA.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -42,6 +45,7 @@
 #define NIC_CLK_MHZ	250		/* inc_nic's CLK_MHZ */
 #define TX_HOLD_ON	(256u << 10)	/* link bytes queued: MAC TX waits */
 #define TX_HOLD_OFF	(64u << 10)
+#define UNSAFE_LOG_MAX	5		/* DMA safety messages printed */
 
 struct incsim {
 	const char *name;
@@ -55,10 +59,19 @@ struct incsim {
 	int sigfd;
 	int trace;
 	int tx_hold;
+	uint8_t mac[6];
+	int master;		/* bus mastering (INCSIM_OP_MASTER) */
+	uint64_t stall_after;	/* --stall-after, 0: none */
+	int stall_seen;		/* the stall's message was printed */
+	int check_dma;
 	/* counters */
 	uint64_t cmd_writes, cmd_reads, cmd_bad, cmd_lost, doorbells;
-	uint64_t irqs[2], irqs_unsent;
+	uint64_t irqs[2], irqs_unsent, irqs_blocked;
+	uint64_t resets, master_changes, unsafe_reprogram;
 	uint64_t wakeups, busy_ns;
+	/* the environment's errors and counts from before the last reset */
+	uint64_t env_errors, env_dma_range, env_csr_resp, env_csr_timeout;
+	uint64_t env_dma_blocked;
 };
 
 static void msg(struct incsim *s, const char *fmt, ...)
@@ -104,8 +117,8 @@ struct opts {
 	int link_connect;
 	uint64_t ram_size;
 	unsigned int vectors;
-	int stats, trace, random;
-	uint64_t seed;
+	int stats, trace, random, check_dma;
+	uint64_t seed, stall_after;
 	double gbps;
 	uint8_t mac[6];
 	int have_mac;
@@ -117,6 +130,7 @@ static void usage(FILE *f)
 "usage: incsim --ivshmem PATH --ram PATH [--ram-size SIZE]\n"
 "              [--link-listen PATH | --link-connect PATH] [--vectors N]\n"
 "              [--gbps G] [--mac MAC] [--name NAME] [--stats] [--random SEED] [--trace]\n"
+"              [--stall-after N] [--check-dma]\n"
 "Runs the NIC's RTL as QEMU's ivshmem-doorbell device; see docs/sim.md.\n");
 }
 
@@ -195,6 +209,8 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{ "stats", no_argument, NULL, 'S' },
 		{ "random", required_argument, NULL, 'R' },
 		{ "trace", no_argument, NULL, 'T' },
+		{ "stall-after", required_argument, NULL, 'A' },
+		{ "check-dma", no_argument, NULL, 'D' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -252,6 +268,15 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			o->random = 1;
 			break;
 		case 'T': o->trace = 1; break;
+		case 'A':
+			errno = 0;
+			o->stall_after = strtoull(optarg, &end, 10);
+			if (errno || *end || end == optarg || optarg[0] == '-' ||
+			    o->stall_after == 0)
+				return bad_opt("bad --stall-after (frames, 1 or more): %s",
+					       optarg);
+			break;
+		case 'D': o->check_dma = 1; break;
 		case 'h': usage(stdout); exit(0);
 		default:
 			return bad_opt("unknown or incomplete option: %s",
@@ -336,6 +361,8 @@ static void bar2_init(struct incsim *s)
 	atomic_store(bar2_u32(s, INCSIM_OFF_BAR0), BAR0_SIZE);
 	atomic_store(bar2_u32(s, INCSIM_OFF_ENTRIES), INCSIM_RING_ENTRIES);
 	atomic_store(bar2_u32(s, INCSIM_OFF_VECTORS), s->ivs.vectors);
+	atomic_store(bar2_u32(s, INCSIM_OFF_FEATURES),
+		     INCSIM_FEAT_RESET | INCSIM_FEAT_MASTER);
 	atomic_store_explicit(bar2_u32(s, INCSIM_OFF_STATE),
 			      INCSIM_STATE_ATTACHED, memory_order_release);
 }
@@ -346,22 +373,110 @@ static int ring_pending(struct incsim *s)
 				    memory_order_acquire) != s->cons;
 }
 
+/* The board's firmware sets the MAC address after reset; so does incsim. */
+static void write_mac(struct incsim *s)
+{
+	const uint8_t *m = s->mac;
+
+	nic_csr_write(s->env, INC_MAC_LO, (uint32_t)m[0] | (uint32_t)m[1] << 8 |
+		      (uint32_t)m[2] << 16 | (uint32_t)m[3] << 24);
+	nic_csr_write(s->env, INC_MAC_HI, (uint32_t)m[4] | (uint32_t)m[5] << 8);
+}
+
+static void forward_tx(struct incsim *s);
+
+static void check_stall(struct incsim *s)
+{
+	if (s->stall_seen || !nic_env_dma_stalled(s->env))
+		return;
+	s->stall_seen = 1;
+	msg(s, "fault: DMA bridge stalled after %" PRIu64 " frames (--stall-after)",
+	    s->stall_after);
+}
+
+/*
+ * INCSIM_OP_RESET, what a function-level reset does to the board: the DMA
+ * in flight is dropped, the RTL and every service are reset, the firmware
+ * sets the MAC address again. nic_env_reset() keeps host memory, the cfg
+ * (randomness, wire rate, link state), the TX hold and bus mastering; it
+ * clears the stall fault, which is not armed again. Its errors and counts
+ * start again from 0: the statistics keep the sums.
+ */
+static void reset_nic(struct incsim *s)
+{
+	const struct nic_env_errors *er = nic_env_errors(s->env);
+
+	check_stall(s);
+	forward_tx(s);		/* frames already sent reach the link */
+	s->env_errors += nic_env_error_total(s->env);
+	s->env_dma_range += er->dma_range;
+	s->env_csr_resp += er->csr_resp;
+	s->env_csr_timeout += er->csr_timeout;
+	s->env_dma_blocked += nic_env_counts(s->env)->dma_blocked;
+	nic_env_reset(s->env);
+	write_mac(s);
+	s->resets++;
+}
+
+/* A queue's BASE or SIZE: where and how far the NIC's DMA goes. */
+static const char *queue_reg_name(uint32_t addr, const char **queue)
+{
+	uint32_t reg = addr & 0xff;
+
+	if ((addr & ~0xffu) != INC_TXQ && (addr & ~0xffu) != INC_RXQ)
+		return NULL;
+	*queue = (addr & ~0xffu) == INC_TXQ ? "TX" : "RX";
+	if (reg == INC_Q_BASE_LO || reg == INC_Q_BASE_HI)
+		return "BASE";
+	return reg == INC_Q_SIZE ? "SIZE" : NULL;
+}
+
+/* --check-dma: a queue moved while the NIC could still DMA for it */
+static void check_reprogram(struct incsim *s, uint32_t addr)
+{
+	const char *queue, *reg = queue_reg_name(addr, &queue);
+
+	if (!reg || !s->master || !nic_env_dma_busy(s->env))
+		return;
+	if (s->unsafe_reprogram++ < UNSAFE_LOG_MAX)
+		msg(s, "DMA safety: %s queue %s written while the NIC had DMA in flight (bus mastering on)%s",
+		    queue, reg, s->unsafe_reprogram == UNSAFE_LOG_MAX ?
+		    "; more are only counted" : "");
+}
+
 static void exec_cmd(struct incsim *s, volatile struct incsim_cmd *c)
 {
 	uint32_t op = c->op, addr = c->addr, val = c->value;
 	int resp = 0, rc;
 
+	if (op == INCSIM_OP_RESET) {
+		reset_nic(s);
+		if (s->trace)
+			msg(s, "reset");
+		return;
+	}
+	if (op == INCSIM_OP_MASTER && val <= 1) {
+		if (s->master != (int)val)
+			s->master_changes++;
+		s->master = (int)val;
+		nic_env_set_dma_enable(s->env, s->master);
+		if (s->trace)
+			msg(s, "bus mastering %s", val ? "on" : "off");
+		return;
+	}
 	if ((addr & 3) || addr >= BAR0_SIZE ||
 	    (op != INCSIM_OP_WRITE && op != INCSIM_OP_READ)) {
 		if (s->cmd_bad++ < 10)
-			msg(s, "bad command op %u addr 0x%x: ignored%s", op,
-			    addr, op == INCSIM_OP_READ ? " (reads ~0)" : "");
+			msg(s, "bad command op %u addr 0x%x value 0x%x: ignored%s",
+			    op, addr, val,
+			    op == INCSIM_OP_READ ? " (reads ~0)" : "");
 		if (op == INCSIM_OP_READ)
 			c->value = 0xffffffffu;
 		return;
 	}
 	if (op == INCSIM_OP_WRITE) {
 		s->cmd_writes++;
+		check_reprogram(s, addr);
 		nic_csr_write_resp(s->env, (uint16_t)addr, val, &resp);
 		if (s->trace)
 			msg(s, "write 0x%04x = 0x%08x", addr, val);
@@ -412,7 +527,10 @@ static void on_irq(void *ctx, int vector, uint64_t clock)
 	(void)clock;
 	if (vector >= 0 && vector < 2)
 		s->irqs[vector]++;
-	if (s->ivs.conn_fd < 0 || ivs_raise(&s->ivs, (unsigned int)vector) < 0)
+	if (!s->master)		/* an MSI-X message is a DMA write */
+		s->irqs_blocked++;
+	else if (s->ivs.conn_fd < 0 ||
+		 ivs_raise(&s->ivs, (unsigned int)vector) < 0)
 		s->irqs_unsent++;
 }
 
@@ -460,19 +578,26 @@ static int link_more(void *ctx)
 	return nic_env_rx_pending(s->env) < RX_QUEUE;
 }
 
+/* Held back by the link, or by a stalled DMA bridge: the NIC may still
+ * have work (RX, a reset), but not enough to run it flat out. */
+static int held(struct incsim *s)
+{
+	return s->tx_hold || nic_env_dma_stalled(s->env);
+}
+
 /* Run the NIC while it has work, looking at the ring between slices. */
 static void run_nic(struct incsim *s)
 {
 	int64_t t0 = now_ns();
 	int i;
 
-	/* held back by the link, run a little: RX may have work */
-	for (i = 0; i < (s->tx_hold ? 1 : RUN_ROUNDS); i++) {
+	for (i = 0; i < (held(s) ? 1 : RUN_ROUNDS); i++) {
 		exec_ring(s);
 		if (nic_env_idle(s->env) && !ring_pending(s))
 			break;
 		nic_env_step(s->env, RUN_CLOCKS);
 		forward_tx(s);
+		check_stall(s);
 	}
 	atomic_store_explicit((_Atomic uint64_t *)(s->ivs.bar2 +
 						   INCSIM_OFF_CLOCKS),
@@ -504,8 +629,15 @@ static void print_stats(struct incsim *s, int64_t wall_ns)
 	    s->cmd_writes, s->cmd_reads, s->cmd_bad, s->cmd_lost,
 	    s->doorbells, s->wakeups);
 	msg(s, "stats: interrupts tx %" PRIu64 ", rx %" PRIu64
-	    ", not delivered %" PRIu64, s->irqs[0], s->irqs[1],
-	    s->irqs_unsent);
+	    ", not delivered %" PRIu64 ", blocked (bus mastering off) %" PRIu64,
+	    s->irqs[0], s->irqs[1], s->irqs_unsent, s->irqs_blocked);
+	msg(s, "stats: resets %" PRIu64 "; bus mastering %s, changed %" PRIu64
+	    " times; dma_blocked %" PRIu64 "; unsafe_reprogram %" PRIu64
+	    "; DMA bridge %s",
+	    s->resets, s->master ? "on" : "off", s->master_changes,
+	    s->env_dma_blocked + nic_env_counts(s->env)->dma_blocked,
+	    s->unsafe_reprogram,
+	    nic_env_dma_stalled(s->env) ? "stalled (--stall-after)" : "working");
 	if (s->have_link)
 		msg(s, "stats: link tx %" PRIu64 " frames %" PRIu64
 		    " bytes, rx %" PRIu64 " frames %" PRIu64
@@ -520,8 +652,9 @@ static void print_stats(struct incsim *s, int64_t wall_ns)
 		    nic_stat(s->env, n));
 	msg(s, "stats: interface errors %" PRIu64 " (dma_range %" PRIu64
 	    ", csr_resp %" PRIu64 ", csr_timeout %" PRIu64 ")",
-	    nic_env_error_total(s->env), er->dma_range, er->csr_resp,
-	    er->csr_timeout);
+	    s->env_errors + nic_env_error_total(s->env),
+	    s->env_dma_range + er->dma_range, s->env_csr_resp + er->csr_resp,
+	    s->env_csr_timeout + er->csr_timeout);
 }
 
 /* ---- main loop ---- */
@@ -547,10 +680,12 @@ static int loop(struct incsim *s)
 
 	while (stop == STOP_NONE) {
 		int idle = nic_env_idle(s->env);
-		int busy = (!idle && !s->tx_hold) || ring_pending(s) ||
+		int busy = (!idle && !held(s)) || ring_pending(s) ||
 			   nic_env_rx_pending(s->env);
-		/* held back by the link: look again soon, not at once */
-		int timeout = busy ? 0 : !idle ? 1 : -1;
+		/* held back: look again soon, not at once (stalled, the NIC
+		 * has little left to do: later) */
+		int timeout = busy ? 0 : idle ? -1 :
+			      nic_env_dma_stalled(s->env) ? 10 : 1;
 		int np = 0, i_sig, i_lis, i_conn = -1;
 		int i_db, i_link, r;
 		unsigned int v;
@@ -630,6 +765,9 @@ int main(int argc, char **argv)
 		return 2;
 	s.name = o.name;
 	s.trace = o.trace;
+	s.master = 1;
+	s.stall_after = o.stall_after;
+	s.check_dma = o.check_dma;
 	s.ivs.listen_fd = s.ivs.conn_fd = s.ivs.shm_fd = -1;
 	s.link.listen_fd = s.link.fd = -1;
 
@@ -664,12 +802,11 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	nic_env_on_irq(s.env, on_irq, &s);
-	/* the board's firmware sets the MAC address after reset; so does incsim */
 	if (!o.have_mac)
 		default_mac(o.ivshmem, o.mac);
-	nic_csr_write(s.env, INC_MAC_LO, (uint32_t)o.mac[0] | (uint32_t)o.mac[1] << 8 |
-		      (uint32_t)o.mac[2] << 16 | (uint32_t)o.mac[3] << 24);
-	nic_csr_write(s.env, INC_MAC_HI, (uint32_t)o.mac[4] | (uint32_t)o.mac[5] << 8);
+	memcpy(s.mac, o.mac, sizeof(s.mac));
+	write_mac(&s);
+	nic_env_stall_dma_after(s.env, o.stall_after);
 
 	if (ivs_open(&s.ivs, o.ivshmem, o.vectors, INCSIM_BAR2_SIZE, err,
 		     sizeof(err)) < 0) {
@@ -696,6 +833,12 @@ int main(int argc, char **argv)
 	atomic_store(bar2_u32(&s, INCSIM_OFF_STATE), 0);
 	if (o.stats)
 		print_stats(&s, now_ns() - t0);
+	if (s.unsafe_reprogram && s.check_dma) {
+		msg(&s, "DMA safety: %" PRIu64 " queue BASE/SIZE writes while the NIC had DMA in flight (--check-dma): exit status 3",
+		    s.unsafe_reprogram);
+		if (!rc)
+			rc = 3;
+	}
 out:
 	if (s.have_link)
 		link_close(&s.link);

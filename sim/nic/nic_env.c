@@ -87,6 +87,12 @@ struct nic_env {
 	size_t wr_n, wr_cap, wr_req, wr_data;
 	uint64_t wr_last_done;
 
+	/* bus mastering off: DMA answered without host memory */
+	int dma_off;
+	/* fault: the DMA bridge hangs after stall_after TX frames (0: never) */
+	uint64_t stall_after;
+	int stalled;
+
 	/* MAC line rate: bytes the wire may still carry now (TX, RX) */
 	double tx_credit, rx_credit;
 	int tx_hold;
@@ -309,6 +315,8 @@ static void clear_services(struct nic_env *e)
 	e->rx_idle = 0;
 	e->tx_credit = e->rx_credit = 0;
 	e->irq_n = 0;
+	e->stall_after = 0;
+	e->stalled = 0;
 	memset(&e->csr, 0, sizeof(e->csr));
 	memset(&e->h_rdreq, 0, sizeof(e->h_rdreq));
 	memset(&e->h_wrreq, 0, sizeof(e->h_wrreq));
@@ -397,6 +405,22 @@ void nic_env_set_tx_hold(struct nic_env *e, int hold)
 void nic_env_set_link(struct nic_env *e, int up)
 {
 	e->cfg.link_up = up;
+}
+
+void nic_env_set_dma_enable(struct nic_env *e, int on)
+{
+	e->dma_off = !on;
+}
+
+void nic_env_stall_dma_after(struct nic_env *e, uint64_t tx_frames)
+{
+	e->stall_after = tx_frames;
+	e->stalled = 0;
+}
+
+int nic_env_dma_stalled(const struct nic_env *e)
+{
+	return e->stalled;
 }
 
 uint64_t nic_env_clock(const struct nic_env *e)
@@ -535,6 +559,12 @@ int nic_env_idle(const struct nic_env *e)
 	return nic_env_quiet(e) && e->io.idle;
 }
 
+int nic_env_dma_busy(const struct nic_env *e)
+{
+	return e->rd_head != e->rd_n || e->wr_n || e->io.m_dma_rd_req_valid ||
+	       e->io.m_dma_wr_req_valid || e->io.m_dma_wr_valid;
+}
+
 /* ---- one clock ---- */
 
 static void drive_csr(struct nic_env *e)
@@ -559,7 +589,8 @@ static void drive_rd(struct nic_env *e)
 	struct vl_nic_io *io = &e->io;
 	size_t inflight = e->rd_n - e->rd_head;
 
-	io->m_dma_rd_req_ready = !(e->cfg.rd_max_outstanding &&
+	io->m_dma_rd_req_ready = !e->stalled &&
+				 !(e->cfg.rd_max_outstanding &&
 				   inflight >= e->cfg.rd_max_outstanding) &&
 				 !chance(e, e->cfg.rd_req_stall);
 	if (!e->rd_hold && inflight && e->now >= e->rd[e->rd_head].start_at &&
@@ -587,11 +618,17 @@ static void wr_pop_done(struct nic_env *e)
 {
 	struct wr_op *op = &e->wr[0];
 
-	trace(e, "DMA write done 0x%llx +%u", (unsigned long long)op->addr, op->len);
-	if (e->on_write)
-		e->on_write(e->on_write_ctx, op->addr, op->data, op->len);
-	if (in_mem(e, op->addr, op->len))
-		memcpy(e->mem + (op->addr - e->cfg.mem_base), op->data, op->len);
+	trace(e, "DMA write done 0x%llx +%u%s", (unsigned long long)op->addr,
+	      op->len, e->dma_off ? " (DMA disabled: dropped)" : "");
+	if (e->dma_off) {
+		e->cnt.dma_blocked++;
+	} else {
+		if (e->on_write)
+			e->on_write(e->on_write_ctx, op->addr, op->data, op->len);
+		if (in_mem(e, op->addr, op->len))
+			memcpy(e->mem + (op->addr - e->cfg.mem_base), op->data,
+			       op->len);
+	}
 	free(op->data);
 	memmove(e->wr, e->wr + 1, (e->wr_n - 1) * sizeof(*e->wr));
 	e->wr_n--;
@@ -604,7 +641,7 @@ static void drive_wr(struct nic_env *e)
 {
 	struct vl_nic_io *io = &e->io;
 
-	io->m_dma_wr_req_ready = !chance(e, e->cfg.wr_req_stall);
+	io->m_dma_wr_req_ready = !e->stalled && !chance(e, e->cfg.wr_req_stall);
 	io->m_dma_wr_ready = !chance(e, e->cfg.wr_data_stall);
 	io->s_dma_wr_done = 0;
 	if (e->wr_n && e->wr[0].scheduled && e->wr[0].done_at <= e->now) {
@@ -730,6 +767,12 @@ static void sample_rd(struct nic_env *e)
 	memcpy(p + 8, &io->m_dma_rd_req_len, 2);
 	hold_check(e, &e->h_rdreq, "m_dma_rd_req", io->m_dma_rd_req_valid,
 		   io->m_dma_rd_req_ready, p, sizeof(p));
+	/* the fault: this request may still be taken, none after it */
+	if (e->stall_after && !e->stalled && io->m_dma_rd_req_valid &&
+	    e->cnt.tx_frames >= e->stall_after) {
+		e->stalled = 1;
+		trace(e, "DMA bridge stalled (fault)");
+	}
 	if (io->m_dma_rd_req_valid && io->m_dma_rd_req_ready) {
 		struct rd_op *op;
 		uint32_t len = io->m_dma_rd_req_len;
@@ -752,6 +795,8 @@ static void sample_rd(struct nic_env *e)
 			env_err(e, &e->err.dma_range,
 				"DMA read outside host memory: %u bytes at 0x%llx",
 				len, (unsigned long long)op->addr);
+		else if (e->dma_off)
+			e->cnt.dma_blocked++;	/* answered with zeros */
 		else
 			memcpy(op->data, e->mem + (op->addr - e->cfg.mem_base), len);
 		op->start_at = e->now + 1 + upto(e, e->cfg.rd_lat_max);

@@ -114,6 +114,7 @@ struct nic_env_counts {
 	uint64_t rx_frames, rx_bytes, rx_beats;
 	uint64_t irqs;
 	uint64_t csr_reads, csr_writes;
+	uint64_t dma_blocked;	/* DMA requests answered without host memory */
 };
 
 /* A frame seen on the MAC TX port. */
@@ -144,6 +145,19 @@ struct vl_nic *nic_env_model(struct nic_env *e);
 void nic_env_set_link(struct nic_env *e, int up);
 /* Hold MAC TX tready low (flow control: the link cannot take more). */
 void nic_env_set_tx_hold(struct nic_env *e, int hold);
+/* Bus mastering, as the PCI command register's bit: on when created and
+ * kept by nic_env_reset(). While off, DMA requests are still taken and
+ * answered, without host memory: a read returns zeros, a write's bytes are
+ * dropped when they would land (its done pulse still comes); each one is
+ * counted in dma_blocked. */
+void nic_env_set_dma_enable(struct nic_env *e, int on);
+/* Fault, a hung DMA bridge: once tx_frames frames have ended on the MAC TX
+ * port (counts.tx_frames; 0: never), the NIC's next DMA read request may
+ * still be taken, and after it no request of either channel (ready held
+ * low) until nic_env_reset(), which also disarms the fault. Requests taken
+ * before are answered. */
+void nic_env_stall_dma_after(struct nic_env *e, uint64_t tx_frames);
+int nic_env_dma_stalled(const struct nic_env *e);
 
 /* Clocks since the environment was created. */
 uint64_t nic_env_clock(const struct nic_env *e);
@@ -159,6 +173,10 @@ int nic_env_quiet(const struct nic_env *e);
 /* Quiet, no frame queued for RX, and the NIC's idle output high: nothing
  * will change until a CSR access or a frame arrives. */
 int nic_env_idle(const struct nic_env *e);
+/* A DMA request valid, or taken and not answered yet, or a write not yet
+ * done: the NIC may still read or write host memory (with the queue
+ * configuration it had when it asked). */
+int nic_env_dma_busy(const struct nic_env *e);
 
 /* ---- host memory ---- */
 /* Pointer to [addr, addr + len) of host memory, or NULL if outside. */

@@ -26,14 +26,18 @@ INCSIM = sys.argv[1] if len(sys.argv) > 1 else "build/bin/incsim"
 INCSIM_MAGIC = 0x31304D4953434E49
 OFF_MAGIC, OFF_VERSION, OFF_STATE, OFF_BAR0 = 0x000, 0x008, 0x00C, 0x010
 OFF_ENTRIES, OFF_VECTORS, OFF_PROD, OFF_CONS, OFF_RING = 0x014, 0x018, 0x040, 0x080, 0x100
-OP_WRITE, OP_READ = 1, 2
+OFF_FEATURES = 0x01C
+OP_WRITE, OP_READ, OP_RESET, OP_MASTER = 1, 2, 3, 4
+FEAT_RESET, FEAT_MASTER = 1 << 0, 1 << 1
 
 # docs/regmap.md
 MAGIC, VERSION, SCRATCH, CTRL, STATUS, MAX_FRAME = 0x00, 0x04, 0x10, 0x100, 0x104, 0x110
+MAC_LO, MAC_HI = 0x108, 0x10C
+STATUS_TX_IDLE, STATUS_RX_IDLE = 1 << 1, 1 << 2
 TXQ, RXQ = 0x200, 0x300
 IRQ_STATUS, IRQ_ENABLE = 0x400, 0x404
 STATS = 0x1000
-ST_TX_FRAMES, ST_TX_COMP_FRAMES, ST_RX_DECOMP_FRAMES, ST_RX_DELIVERED = 0, 2, 10, 16
+ST_TX_FRAMES, ST_TX_COMP_FRAMES, ST_RX_FRAMES, ST_RX_DECOMP_FRAMES, ST_RX_DELIVERED = 0, 2, 8, 10, 16
 DONE, COMPRESSED, RESTORED = 1 << 31, 1 << 30, 1 << 30
 
 n_test = 0
@@ -99,6 +103,22 @@ class FakeQemu:
         self.put32(OFF_PROD, self.prod)          # x86: stores stay in order
         os.eventfd_write(self.doorbell[0], 1)
         return idx
+
+    def cmds(self, *cmds):
+        """Queue several (op, addr, value) commands and publish them with
+        one store of prod: incsim executes them back to back."""
+        entries = self.u32(OFF_ENTRIES)
+        t = time.time() + 10
+        while (self.prod - self.u32(OFF_CONS)) & 0xFFFFFFFF > entries - len(cmds):
+            if time.time() > t:
+                raise RuntimeError("command ring stuck")
+            time.sleep(0.0005)
+        for k, (op, addr, value) in enumerate(cmds):
+            struct.pack_into("<IIII", self.bar2, OFF_RING + 16 * ((self.prod + k) % entries),
+                             op, addr, value, 0)
+        self.prod = (self.prod + len(cmds)) & 0xFFFFFFFF
+        self.put32(OFF_PROD, self.prod)
+        os.eventfd_write(self.doorbell[0], 1)
 
     def wait_done(self, idx, timeout=10):
         t = time.time() + timeout
@@ -210,7 +230,7 @@ class Rings:
         addr, buf_len, length, status = struct.unpack_from("<QHHI", self.ram, self.RX_RING + 16 * i)
         return addr, length, status
 
-    def send(self, frame, compress=False, k=10, mode=2, roff=0, rlen=0):
+    def send(self, frame, compress=False, k=10, mode=2, roff=0, rlen=0, kick=True):
         n = 1 << self.LOG2
         i = self.tx_prod % n
         buf = self.TX_BUF + i * self.BUF
@@ -218,7 +238,8 @@ class Rings:
         struct.pack_into("<QHHBBHH6xII", self.ram, self.TX_RING + 32 * i, buf, len(frame),
                          1 if compress else 0, k, mode, roff, rlen, 0, 0)
         self.tx_prod = (self.tx_prod + 1) & 0xFFFF
-        self.q.write(TXQ + 0x0C, self.tx_prod)
+        if kick:
+            self.q.write(TXQ + 0x0C, self.tx_prod)
         return i
 
     def tx_status(self, i):
@@ -262,6 +283,232 @@ def cpu_seconds(pid):
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+class Sim:
+    """An incsim with a fake QEMU, the guest RAM file mapped and a link peer."""
+
+    def __init__(self, tmp, name, args):
+        self.name = name
+        self.ivs, link = "%s/%s-ivs.sock" % (tmp, name), "%s/%s-link.sock" % (tmp, name)
+        self.ram_path = "/dev/shm/incsim-test-%d-%s" % (os.getpid(), name)
+        self.p = subprocess.Popen([INCSIM, "--ivshmem", self.ivs, "--ram", self.ram_path,
+                                   "--ram-size", "64M", "--link-listen", link, "--name", name,
+                                   "--stats"] + args, stderr=subprocess.PIPE, text=True)
+        self.q = self.ram = None
+        wait_for(lambda: os.path.exists(self.ivs) and os.path.exists(link))
+        self.q = FakeQemu(self.ivs)
+        fd = os.open(self.ram_path, os.O_RDWR)
+        self.ram = mmap.mmap(fd, 64 << 20)
+        os.close(fd)
+        self.peer = Peer(link)
+        if not wait_for(lambda: self.q.read(STATUS) & 1):
+            raise RuntimeError("%s: link not up" % name)
+
+    def finish(self):
+        """QEMU goes away: incsim's exit status and its messages."""
+        self.ram.close()
+        self.q.close()
+        rc = self.p.wait(timeout=20)
+        return rc, self.p.stderr.read()
+
+    def cleanup(self):
+        if self.p.poll() is None:
+            self.p.kill()
+            self.p.wait()
+        try:
+            os.unlink(self.ram_path)
+        except FileNotFoundError:
+            pass
+
+
+def stat_of(text, name):
+    """A number of incsim's --stats lines ("name N"), or None."""
+    for line in text.splitlines():
+        if "stats:" in line and name + " " in line:
+            return int(line.split(name + " ", 1)[1].split(";")[0].split(",")[0].split()[0])
+    return None
+
+
+def send_and_wait(r, peer, frame):
+    """TX one frame: it is on the link and its descriptor DONE."""
+    i = r.send(frame)
+    return peer.recv(timeout=5) == frame and wait_for(lambda: r.tx_status(i) & DONE, 5)
+
+
+def test_reset_master(tmp):
+    """Features word, INCSIM_OP_RESET and INCSIM_OP_MASTER."""
+    mac = bytes.fromhex("021122334455")
+    sim = Sim(tmp, "rm", ["--mac", "02:11:22:33:44:55"])
+    try:
+        q, ram, peer = sim.q, sim.ram, sim.peer
+        ok(q.u32(OFF_FEATURES) == FEAT_RESET | FEAT_MASTER,
+           "BAR2 features: reset and bus mastering (0x%x)" % q.u32(OFF_FEATURES))
+        mac_lo, mac_hi = struct.unpack("<IH", mac)
+        ok(q.read(MAC_LO) == mac_lo and q.read(MAC_HI) == mac_hi, "--mac is in MAC_LO/MAC_HI")
+
+        r = Rings(q, ram)
+        ok(send_and_wait(r, peer, udp_frame(b"before the reset")), "TX before the reset")
+        q.write(SCRATCH, 0x12345678)
+        q.write(TXQ + 0x08, 6)
+        q.write(MAC_LO, 0xDEADBEEF)
+        before = (q.read(SCRATCH), q.read(TXQ + 0x00), q.read(TXQ + 0x08), q.read(CTRL))
+        q.cmd(OP_RESET, 0x5A5A)       # addr is ignored
+        after = (q.read(SCRATCH), q.read(TXQ + 0x00), q.read(TXQ + 0x08), q.read(CTRL))
+        ok(before == (0x12345678, Rings.TX_RING, 6, 3) and after == (0, 0, 4, 0),
+           "OP_RESET: SCRATCH, TXQ BASE, TXQ SIZE, CTRL back to reset values (%r -> %r)"
+           % (before, after))
+        ok(q.read(MAC_LO) == mac_lo and q.read(MAC_HI) == mac_hi,
+           "OP_RESET: the MAC address is written again")
+        ok(q.read(STATUS) & 1 == 1 and q.read(TXQ + 0x10) == 0,
+           "OP_RESET: the link stays up, TXQ CONS is 0")
+
+        # a TX in flight when the reset comes: PROD and the reset back to back
+        r = Rings(q, ram)
+        big = udp_frame(bytes(1400))
+        i = r.send(big, kick=False)
+        q.cmds((OP_WRITE, TXQ + 0x0C, r.tx_prod), (OP_RESET, 0, 0))
+        got = peer.recv(timeout=1)
+        ok(got is None and r.tx_status(i) == 0 and q.read(TXQ + 0x10) == 0,
+           "OP_RESET drops the TX in flight: not on the link, its descriptor untouched")
+        r = Rings(q, ram)
+        ok(send_and_wait(r, peer, udp_frame(b"after the reset")), "TX works after the reset")
+
+        # bus mastering off: an RX frame from the link does not reach guest RAM
+        r.post_rx(4)
+        q.write(IRQ_ENABLE, 3)      # events pending signal now (auto-mask) ...
+        time.sleep(0.1)
+        q.wait_irq(0, 0), q.wait_irq(1, 0)
+        q.write(IRQ_ENABLE, 3)      # ... then both vectors are enabled, none pending
+        ram[Rings.RX_BUF:Rings.RX_BUF + 4 * Rings.BUF] = b"\xa5" * (4 * Rings.BUF)
+        snap = bytes(ram[Rings.RX_RING:Rings.RX_RING + 16 * 16]), bytes(ram[Rings.RX_BUF:Rings.RX_BUF + 4 * Rings.BUF])
+        rx0 = q.stat(ST_RX_FRAMES)
+        q.cmd(OP_MASTER, 0, 0)
+        peer.send(udp_frame(b"while bus mastering is off" * 8, src="10.0.0.2", dst="10.0.0.1"))
+        seen = wait_for(lambda: q.stat(ST_RX_FRAMES) > rx0 and q.read(STATUS) & STATUS_RX_IDLE)
+        time.sleep(0.2)
+        now = bytes(ram[Rings.RX_RING:Rings.RX_RING + 16 * 16]), bytes(ram[Rings.RX_BUF:Rings.RX_BUF + 4 * Rings.BUF])
+        ok(seen and now == snap, "OP_MASTER 0: the NIC takes an RX frame, guest RAM is unchanged")
+        ok(q.wait_irq(1, 0.3) == 0, "OP_MASTER 0: no RX interrupt")
+        # TX: the descriptor reads as zeros (a bad length), its status write is dropped
+        tx0 = q.read(TXQ + 0x10)
+        i = r.send(udp_frame(b"not sent"))
+        desc = bytes(ram[Rings.TX_RING + 32 * i:Rings.TX_RING + 32 * i + 32])
+        seen = wait_for(lambda: q.read(TXQ + 0x10) != tx0)
+        ok(seen and peer.recv(timeout=0.3) is None and q.wait_irq(0, 0.1) == 0 and
+           bytes(ram[Rings.TX_RING + 32 * i:Rings.TX_RING + 32 * i + 32]) == desc,
+           "OP_MASTER 0: a TX descriptor is consumed, nothing sent, no status written, no interrupt")
+        q.cmd(OP_MASTER, 0, 1)
+        r.post_rx(4)
+        rx = udp_frame(b"bus mastering on again" * 8, src="10.0.0.2", dst="10.0.0.1")
+        peer.send(rx)
+
+        def delivered():
+            for k in range(16):
+                addr, length, status = r.rx_desc(k)
+                if status & DONE and ram[addr:addr + length] == rx:
+                    return True
+            return False
+        ok(wait_for(delivered) and q.wait_irq(1) >= 1, "OP_MASTER 1: the next RX frame is delivered")
+
+        rc, text = sim.finish()
+        for line in text.splitlines():
+            if "stats: resets" in line or "interface errors" in line:
+                diag(line)
+        ok(rc == 0 and stat_of(text, "resets") == 2 and (stat_of(text, "dma_blocked") or 0) >= 3,
+           "--stats: resets 2, dma_blocked %s (exit %d)" % (stat_of(text, "dma_blocked"), rc))
+        ok("bad command" not in text, "OP_RESET and OP_MASTER are not bad commands")
+    finally:
+        sim.cleanup()
+
+
+def test_stall(tmp):
+    """--stall-after: a hung DMA bridge until OP_RESET."""
+    sim = Sim(tmp, "st", ["--stall-after", "3"])
+    try:
+        q, ram, peer = sim.q, sim.ram, sim.peer
+        r = Rings(q, ram)
+        good = all(send_and_wait(r, peer, udp_frame(b"frame %d" % k)) for k in range(3))
+        ok(good, "--stall-after 3: three frames sent and completed")
+        late = [r.send(udp_frame(b"late frame %d" % k)) for k in range(2)]
+        time.sleep(0.5)
+        ok(peer.recv(timeout=0.3) is None and not any(r.tx_status(i) & DONE for i in late) and
+           q.read(TXQ + 0x10) == 3, "--stall-after 3: the 4th and 5th frames do not complete")
+        c0 = cpu_seconds(sim.p.pid)
+        time.sleep(1.0)
+        used = cpu_seconds(sim.p.pid) - c0
+        ok(used < 0.1, "stalled: incsim does not spin (%.2f s of CPU in 1 s)" % used)
+        q.cmd(OP_MASTER, 0, 0)
+        time.sleep(0.3)
+        ok(peer.recv(timeout=0.3) is None and not any(r.tx_status(i) & DONE for i in late),
+           "OP_MASTER 0 does not unstall the bridge")
+        q.cmd(OP_MASTER, 0, 1)
+        q.write(TXQ + 0x00, Rings.TX_RING)      # unsafe: counted only
+        q.cmd(OP_MASTER, 0, 0)
+        q.cmd(OP_RESET, 0)
+        r = Rings(q, ram)
+        q.cmd(OP_MASTER, 0, 1)
+        good = all(send_and_wait(r, peer, udp_frame(b"again %d" % k)) for k in range(6))
+        ok(good, "after OP_RESET and reprogramming: six frames complete, no second stall")
+        rc, text = sim.finish()
+        ok(rc == 0 and text.count("fault: DMA bridge stalled after 3 frames (--stall-after)") == 1,
+           "the stall is reported once; exit 0 (%d)" % rc)
+        ok(stat_of(text, "unsafe_reprogram") == 1 and stat_of(text, "dma_blocked") == 0 and
+           "exit status 3" not in text,
+           "without --check-dma an unsafe BASE write is only counted; master off answered nothing")
+    finally:
+        sim.cleanup()
+
+
+def test_check_dma(tmp):
+    """--check-dma: exit status 3 after an unsafe queue reprogram."""
+    sim = Sim(tmp, "cu", ["--stall-after", "1", "--check-dma"])
+    try:
+        q, ram, peer = sim.q, sim.ram, sim.peer
+        r = Rings(q, ram)
+        ok(send_and_wait(r, peer, udp_frame(b"one")), "--check-dma: a frame before the stall")
+        r.send(udp_frame(b"two"))
+        time.sleep(0.3)
+        q.write(TXQ + 0x00, Rings.TX_RING + 0x8000)
+        rc, text = sim.finish()
+        ok(rc == 3 and "DMA safety: TX queue BASE written while the NIC had DMA in flight "
+           "(bus mastering on)" in text and stat_of(text, "unsafe_reprogram") == 1,
+           "--check-dma: BASE written while stalled with a request: the message, exit 3 (%d)" % rc)
+    finally:
+        sim.cleanup()
+
+    sim = Sim(tmp, "cs", ["--stall-after", "2", "--check-dma"])
+    try:
+        q, ram, peer = sim.q, sim.ram, sim.peer
+        r = Rings(q, ram)
+        r.post_rx(8)
+        good = all(send_and_wait(r, peer, udp_frame(b"frame %d" % k)) for k in range(2))
+        r.send(udp_frame(b"stalls"))
+        time.sleep(0.3)
+        # the recovery path: bus mastering off, reset, reprogram, on again
+        q.cmd(OP_MASTER, 0, 0)
+        q.cmd(OP_RESET, 0)
+        r = Rings(q, ram)
+        r.post_rx(8)
+        q.cmd(OP_MASTER, 0, 1)
+        good = good and send_and_wait(r, peer, udp_frame(b"recovered"))
+        rx = udp_frame(b"to the guest" * 20, src="10.0.0.2", dst="10.0.0.1")
+        peer.send(rx)
+        good = good and wait_for(lambda: r.rx_desc(0)[2] & DONE)
+        # a clean stop: queues off, wait until idle, then move them
+        q.write(CTRL, 0)
+        idle = wait_for(lambda: q.read(STATUS) & (STATUS_TX_IDLE | STATUS_RX_IDLE) ==
+                        STATUS_TX_IDLE | STATUS_RX_IDLE)
+        for k in range(4):          # RX is off: the NIC drops these, with no DMA
+            peer.send(udp_frame(b"dropped %d" % k * 40, src="10.0.0.2", dst="10.0.0.1"))
+        time.sleep(0.05)
+        r = Rings(q, ram)
+        good = good and idle and send_and_wait(r, peer, udp_frame(b"moved"))
+        rc, text = sim.finish()
+        ok(good and rc == 0 and stat_of(text, "unsafe_reprogram") == 0 and "DMA safety" not in text,
+           "--check-dma: recovery (master off, reset, reprogram), a clean stop, frames arriving: exit 0 (%d)" % rc)
+    finally:
+        sim.cleanup()
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="incsim-test-")
     ram_path = "/dev/shm/incsim-test-%d" % os.getpid()
@@ -277,6 +524,9 @@ def main():
             "over 2.75 GiB", "RAM too big")
     run_bad(["--ivshmem", ivs_path, "--ram", ram_path, "--bogus"], 2,
             "unknown or incomplete option", "unknown option")
+    for v in ("0", "-1", "abc", "3x", ""):
+        run_bad(["--ivshmem", ivs_path, "--ram", ram_path, "--stall-after", v], 2,
+                "bad --stall-after", "--stall-after '%s'" % v)
     run_bad(["--ivshmem", ivs_path, "--ram", tmp + "/nope"], 1,
             "give --ram-size to create it", "missing RAM file")
     with open(tmp + "/small", "wb") as f:
@@ -413,6 +663,9 @@ def main():
                 os.unlink(f)
             except FileNotFoundError:
                 pass
+    test_reset_master(tmp)
+    test_stall(tmp)
+    test_check_dma(tmp)
     print("1..%d" % n_test)
     return 1 if n_fail else 0
 

@@ -12,13 +12,16 @@
 #         tests/vm/mkinitrd.sh); MEM is its RAM, e.g. 256M (the default).
 #         A helper guest (e.g. a link peer) need not finish: it is stopped
 #         once every other guest has finished.
-#   --nic GUEST:NIC[:link-listen=L|:link-connect=L][:stats]
+#   --nic GUEST:NIC[:link-listen=L|:link-connect=L][:stats][:stall-after=N]
 #         an incsim NIC of GUEST: build/bin/incsim --ivshmem SOCK --ram
-#         /dev/shm/<unique> --ram-size MEM --name NIC [--link-listen/--link-connect
-#         SOCKET-OF-L] [--stats], started (and its socket waited for) before any
-#         QEMU; the guest gets `-chardev socket,id=NIC -device
-#         ivshmem-doorbell,vectors=2` and a shared memory-backend-file RAM (one
-#         file for all its NICs). NICs appear on the guest's PCI bus in order.
+#         /dev/shm/<unique> --ram-size MEM --name NIC --check-dma
+#         [--link-listen/--link-connect SOCKET-OF-L] [--stats] [--stall-after N],
+#         started (and its socket waited for) before any QEMU; the guest gets
+#         `-chardev socket,id=NIC -device ivshmem-doorbell,vectors=2` and a
+#         shared memory-backend-file RAM (one file for all its NICs). NICs
+#         appear on the guest's PCI bus in order. stall-after=N (N >= 1) hangs
+#         the NIC's DMA bridge once it has sent N frames, until the driver
+#         resets the NIC (docs/sim.md, "Faults").
 #   --virtio GUEST:link-connect=L|link-listen=L[:mac=MAC]   (mac= last)
 #         a virtio-net NIC of GUEST on link L (QEMU -netdev stream); the guest's
 #         initrd needs `--kmod virtio_pci --kmod virtio_net`. MAC defaults to
@@ -55,6 +58,10 @@
 # ("VM-EXIT 0" and as many test points as its own "1..N" plan said, else
 # not ok: timed out, panicked or powered off without VM-EXIT, VM-EXIT N), and
 # per NIC one for incsim (started, exited with status 0 after its QEMU).
+# Every incsim runs with --check-dma: a driver that moved a queue (BASE or
+# SIZE written) while the NIC could still DMA, i.e. freed or reused memory
+# the NIC could still write, makes it exit with status 3, a failing test
+# point "NIC: incsim exited with status 3" (its log says which write).
 # Failures carry the last console and incsim log lines as "# " diagnostics.
 # Exit status: 0 when every test point is ok, 1 otherwise, 2 for bad usage.
 #
@@ -106,7 +113,7 @@ valid_id() {
 
 guests=() nics=() virtios=() switches=()
 declare -A G_INITRD=() G_MEM=() G_HELPER=() G_APPEND=() G_NICS=() G_VIRTIOS=() G_ROOT=()
-declare -A N_GUEST=() N_MODE=() N_LINK=() N_STATS=()
+declare -A N_GUEST=() N_MODE=() N_LINK=() N_STATS=() N_STALL=()
 declare -A V_MODE=() V_LINK=() V_MAC=()
 
 has_guest() {
@@ -179,15 +186,19 @@ for spec in ${nic_specs[@]+"${nic_specs[@]}"}; do
 	valid_id "$n" || die "--nic $spec: bad NIC name '$n'"
 	[ -z "${N_GUEST[$n]:-}" ] || die "--nic $n given twice"
 	nics+=("$n")
-	N_GUEST[$n]=$g N_MODE[$n]='' N_LINK[$n]='' N_STATS[$n]=0
+	N_GUEST[$n]=$g N_MODE[$n]='' N_LINK[$n]='' N_STATS[$n]=0 N_STALL[$n]=
 	G_NICS[$g]+="$n "
 	for x in "${f[@]:2}"; do
-		if [ "$x" = stats ]; then
-			N_STATS[$n]=1
-		else
+		case $x in
+		stats) N_STATS[$n]=1 ;;
+		stall-after=*)
+			N_STALL[$n]=${x#stall-after=}
+			[[ ${N_STALL[$n]} =~ ^[1-9][0-9]*$ ]] ||
+				die "--nic $spec: stall-after=N expected, N >= 1 frames" ;;
+		*)
 			link_opt "--nic $spec" "$x"
-			N_MODE[$n]=$MODE N_LINK[$n]=$LINK
-		fi
+			N_MODE[$n]=$MODE N_LINK[$n]=$LINK ;;
+		esac
 	done
 done
 
@@ -321,9 +332,10 @@ done
 for n in ${ordered[@]+"${ordered[@]}"}; do
 	g=${N_GUEST[$n]}
 	args=(--ivshmem "$RUN/$n.sock" --ram "$SHM-$g" --ram-size "${G_MEM[$g]}"
-		--name "$n")
+		--name "$n" --check-dma)
 	[ -n "${N_MODE[$n]}" ] && args+=("--link-${N_MODE[$n]}" "$RUN/link-${N_LINK[$n]}.sock")
 	[ "${N_STATS[$n]}" = 1 ] && args+=(--stats)
+	[ -n "${N_STALL[$n]}" ] && args+=(--stall-after "${N_STALL[$n]}")
 	start "$LOGDIR/$n.incsim.log" "$INCSIM" "${args[@]}"
 	N_PID[$n]=$PID
 	t=$(now)

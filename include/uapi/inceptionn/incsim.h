@@ -13,6 +13,8 @@
  *   0x010  u32  bar0     size of the NIC's register space (bytes)
  *   0x014  u32  entries  command ring entries (INCSIM_RING_ENTRIES)
  *   0x018  u32  vectors  MSI-X vectors incsim raises
+ *   0x01c  u32  features INCSIM_FEAT_*: the command ops incsim executes
+ *                        beyond read and write (0 in older incsims)
  *   0x020  u64  clocks   NIC clock cycles simulated so far (diagnostics)
  *   0x040  u32  prod     commands written, by the guest (own cache line)
  *   0x080  u32  cons     commands done, by incsim (own cache line)
@@ -24,6 +26,21 @@
  * result into its entry's value, then (release) advances cons. A read is
  * complete when cons has passed its index. Commands are ordered: a read
  * returns after every earlier write has taken effect.
+ *
+ * Two more ops, each used only when its features bit is set; their addr is
+ * ignored, and they are executed in ring order like the others:
+ *
+ *   INCSIM_OP_RESET   (INCSIM_FEAT_RESET) a function-level reset of the
+ *       NIC: every DMA request in flight is dropped (none of it reaches
+ *       guest memory afterwards), the NIC's registers return to their reset
+ *       values, and incsim writes the MAC address into MAC_LO/MAC_HI again,
+ *       as the board's firmware does. Bus mastering is not changed. A
+ *       command after it sees the reset NIC.
+ *   INCSIM_OP_MASTER  (INCSIM_FEAT_MASTER) value 1 or 0: bus mastering on
+ *       or off, the PCI command register's bit; on when incsim starts.
+ *       While off, the NIC's DMA requests are answered without guest
+ *       memory (reads return zeros, writes are dropped) and its MSI-X
+ *       messages are not sent. Another value is a bad command.
  */
 #ifndef _UAPI_INCEPTIONN_INCSIM_H
 #define _UAPI_INCEPTIONN_INCSIM_H
@@ -40,6 +57,7 @@
 #define INCSIM_OFF_BAR0		0x010
 #define INCSIM_OFF_ENTRIES	0x014
 #define INCSIM_OFF_VECTORS	0x018
+#define INCSIM_OFF_FEATURES	0x01c
 #define INCSIM_OFF_CLOCKS	0x020
 #define INCSIM_OFF_PROD		0x040
 #define INCSIM_OFF_CONS		0x080
@@ -50,6 +68,11 @@
 
 #define INCSIM_OP_WRITE		1
 #define INCSIM_OP_READ		2
+#define INCSIM_OP_RESET		3
+#define INCSIM_OP_MASTER	4
+
+#define INCSIM_FEAT_RESET	(1u << 0)	/* INCSIM_OP_RESET */
+#define INCSIM_FEAT_MASTER	(1u << 1)	/* INCSIM_OP_MASTER */
 
 struct incsim_cmd {
 	__u32 op;	/* INCSIM_OP_* */
