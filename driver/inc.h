@@ -10,6 +10,7 @@
 #ifndef INC_H
 #define INC_H
 
+#include <linux/mutex.h>
 #include <linux/netdevice.h>
 #include <linux/pci.h>
 #include <linux/types.h>
@@ -21,7 +22,7 @@
 
 #define INC_DRV_NAME		"inceptionn"
 /* the driver's version: MODULE_VERSION, and the DKMS package's (dkms.conf) */
-#define INC_DRV_VERSION		"0.1.0"
+#define INC_DRV_VERSION		"0.2.0"
 #define INC_VERSION_SPOKEN	1	/* register map major version */
 
 #define INC_RING_DEFAULT	256
@@ -29,23 +30,35 @@
 #define INC_RING_MAX		(1 << INC_Q_LOG2_MAX)
 
 struct inc_priv;
+struct inc_peers;
 
 struct inc_transport {
 	const char *name;
 	u32 (*read)(struct inc_priv *p, u32 off);
 	void (*write)(struct inc_priv *p, u32 off, u32 val);
+	/*
+	 * Bus mastering on or off (the PCI command register, and whatever
+	 * the transport needs besides). Off: true when, from its return on,
+	 * the NIC can no longer read or write host memory. Process context.
+	 */
+	bool (*set_master)(struct inc_priv *p, bool on);
+	/*
+	 * Reset the NIC (a function-level reset): 0 once it is at its reset
+	 * state and nothing it started before can reach memory; an errno
+	 * when it could not be done (then the NIC stays as it was). Process
+	 * context; bus mastering is off.
+	 */
+	int (*reset)(struct inc_priv *p);
 };
 
 struct inc_tx_slot {
 	struct sk_buff *skb;
 	dma_addr_t dma;
 	unsigned int len;
-	bool marked;
 };
 
 struct inc_rx_slot {
-	struct sk_buff *skb;
-	dma_addr_t dma;
+	struct page *page;	/* from the rings' page pool, DMA-mapped */
 };
 
 struct inc_ring {
@@ -64,38 +77,78 @@ struct inc_ring {
 };
 
 /*
+ * Everything one configuration of the queues owns (sizes, MTU). A new one
+ * is built completely before it replaces the running one, so a change that
+ * cannot get its memory leaves the interface as it was.
+ */
+struct inc_rings {
+	struct inc_ring tx, rx;
+	struct page_pool *pool;		/* RX buffers */
+	unsigned int buf_len;		/* largest frame = MAX_FRAME */
+	unsigned int buf_size;		/* bytes of one RX buffer (its pages) */
+};
+
+/*
  * Counters the driver keeps, besides the NIC's own: one set written by the
  * xmit path, one by NAPI, each with its own writer.
  */
 struct inc_sw_stats {
 	u64 tx_packets, tx_bytes, tx_errors, tx_dropped;
 	u64 tx_marked, tx_marked_bytes, tx_compressed, tx_plain_peer;
+	u64 tx_plain_retrans;
 	u64 rx_packets, rx_bytes, rx_dropped, rx_errors, rx_restored;
 	struct u64_stats_sync syncp;
 };
 
 #define INC_SW_STATS_N	(offsetof(struct inc_sw_stats, syncp) / sizeof(u64))
 
+/* a fault injection point (debugfs, docs/lab-hosts.md) */
+struct inc_fault {
+	atomic_t every;		/* fail every Nth call; 0: never */
+	atomic_t times;		/* failures still to inject; -1: no limit */
+	atomic_t calls;
+	atomic_t injected;
+};
+
+/* inc_priv.state bits */
+enum {
+	INC_S_DMA_OFF,		/* bus mastering off: the NIC needs a reset */
+	INC_S_DMA_CUT,		/* ... and it can no longer reach memory */
+	INC_S_FROZEN,		/* PCI error: no register answers, no DMA */
+};
+
 struct inc_priv {
 	struct net_device *ndev;
 	struct pci_dev *pdev;
 	const struct inc_transport *tp;
 	void *tp_priv;		/* the transport's own state */
-	bool dead;		/* the device stopped answering */
 
 	/* the ID block */
 	u32 version, features, config, build;
 	unsigned int max_frame_hw;	/* CONFIG's largest frame */
 
 	int nvec;		/* 2: a vector per queue; 1: one for both */
+	bool irq_shared;	/* INTx: the handler checks IRQ_STATUS */
+	char irq_name[2][IFNAMSIZ + 4];
 	struct napi_struct napi;
-	struct inc_ring tx, rx;
+	struct inc_rings r;		/* while the interface is up */
 	unsigned int tx_size, rx_size;	/* ring sizes for the next open */
-	unsigned int rx_buf_len;	/* = MAX_FRAME */
 	u32 coal_tx, coal_rx;		/* IRQ_COAL_* values */
 
+	unsigned long state;		/* INC_S_* */
 	struct delayed_work watch;	/* link state and drop counters */
+	struct work_struct reset_task;	/* TX timeout: reset the NIC */
 	u64 hw_rx_drops;		/* from the NIC's counters */
+	struct mutex stats_lock;	/* a counter's two halves, read in pairs */
+	unsigned int resets;		/* NIC resets since probe */
+	unsigned int tx_timeouts;
+	bool was_running;		/* up when a PCI reset began */
+
+	struct devlink *devlink;
+	struct devlink_health_reporter *tx_reporter;
+	struct inc_peers *peers;	/* peers without the NIC (inc_peers.c) */
+	struct dentry *debugfs;
+	struct inc_fault fail_alloc;	/* ring and RX buffer allocations */
 
 	struct inc_sw_stats xmit_stats;
 	struct inc_sw_stats napi_stats;
@@ -113,19 +166,31 @@ static inline void inc_wr(struct inc_priv *p, u32 off, u32 val)
 
 u64 inc_read_stat(struct inc_priv *p, unsigned int n);
 void inc_sw_stats_sum(struct inc_priv *p, struct inc_sw_stats *sum);
+void inc_write_mac(struct inc_priv *p);
+bool inc_fault_hit(struct inc_fault *f);
 
 /* inc_dev.c: what both transports call */
+extern struct dentry *inc_debugfs_root;
 int inc_probe(struct pci_dev *pdev, const struct inc_transport *tp,
 	      void *tp_priv, int nvec);
 void inc_remove(struct pci_dev *pdev);
+void inc_shutdown(struct pci_dev *pdev);
+extern const struct pci_error_handlers inc_err_handlers;
 
 /* inc_netdev.c */
 extern const struct net_device_ops inc_netdev_ops;
-int inc_up(struct inc_priv *p);
-void inc_down(struct inc_priv *p);
-irqreturn_t inc_irq(int irq, void *data);
+int inc_reconfigure(struct inc_priv *p, unsigned int tx_size,
+		    unsigned int rx_size, unsigned int mtu);
+int inc_recover(struct inc_priv *p);
+void inc_detach(struct inc_priv *p);
+void inc_reset_task(struct work_struct *work);
 int inc_poll(struct napi_struct *napi, int budget);
 void inc_watch(struct work_struct *work);
+
+/* inc_devlink.c */
+int inc_devlink_register(struct inc_priv *p);
+void inc_devlink_unregister(struct inc_priv *p);
+void inc_devlink_report_tx(struct inc_priv *p, const char *msg);
 
 /* inc_ethtool.c */
 extern const struct ethtool_ops inc_ethtool_ops;
@@ -135,7 +200,6 @@ extern struct pci_driver inc_pci_driver;
 extern struct pci_driver inc_sim_driver;
 
 /* module parameters (inc_main.c) */
-extern unsigned int inc_param_ring_size;
 extern bool inc_param_sim;
 extern bool inc_param_board;
 

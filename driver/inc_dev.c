@@ -1,23 +1,36 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * inceptionn NIC: the probe and removal both transports share. The NIC's
- * ID block decides what the driver does: it refuses a register map major
- * version it does not speak, and uses the feature bits, not guesses.
+ * inceptionn NIC: the probe, removal, shutdown and PCI error handling both
+ * transports share. The NIC's ID block decides what the driver does: it
+ * refuses a register map major version it does not speak, and uses the
+ * feature bits, not guesses. Bus mastering goes on only once the NIC is
+ * known to be quiet (queues off, idle, or reset).
  */
+#include <linux/debugfs.h>
 #include <linux/etherdevice.h>
 #include <linux/if_vlan.h>
-#include <linux/interrupt.h>
+#include <linux/iopoll.h>
 #include <linux/netdevice.h>
 #include <linux/pci.h>
+#include <linux/rtnetlink.h>
 
 #include "inc.h"
+#include "inc_peers.h"
 
-/* The NIC's counter n, low word first (which latches the high word). */
+struct dentry *inc_debugfs_root;
+
+/*
+ * The NIC's counter n. Reading the low word latches the high word in one
+ * latch for the whole NIC, so every pair is read under stats_lock.
+ */
 u64 inc_read_stat(struct inc_priv *p, unsigned int n)
 {
-	u32 lo = inc_rd(p, INC_STATS + 8 * n);
-	u32 hi = inc_rd(p, INC_STATS + 8 * n + 4);
+	u32 lo, hi;
 
+	mutex_lock(&p->stats_lock);
+	lo = inc_rd(p, INC_STATS + 8 * n);
+	hi = inc_rd(p, INC_STATS + 8 * n + 4);
+	mutex_unlock(&p->stats_lock);
 	return (u64)hi << 32 | lo;
 }
 
@@ -64,6 +77,35 @@ static int inc_check_id(struct inc_priv *p)
 	return 0;
 }
 
+/*
+ * Before bus mastering goes on: queues off, no interrupts, and nothing in
+ * flight (an earlier driver may have left it running). A NIC that does not
+ * go idle is reset; one that cannot be is refused.
+ */
+static int inc_quiesce(struct inc_priv *p)
+{
+	const u32 both = INC_STATUS_TX_IDLE | INC_STATUS_RX_IDLE;
+	int err;
+	u32 st;
+
+	inc_wr(p, INC_CTRL, 0);
+	inc_wr(p, INC_IRQ_ENABLE, 0);
+	if (!read_poll_timeout(inc_rd, st, st != ~0u && (st & both) == both,
+			       1000, 200000, false, p, INC_STATUS))
+		return 0;
+	dev_warn(&p->pdev->dev, "NIC busy at probe (STATUS 0x%08x): resetting it\n",
+		 st);
+	err = p->tp->reset ? p->tp->reset(p) : -EOPNOTSUPP;
+	if (err) {
+		dev_err(&p->pdev->dev, "NIC busy and cannot be reset (%d): not using it\n",
+			err);
+		return -EBUSY;
+	}
+	inc_wr(p, INC_CTRL, 0);
+	inc_wr(p, INC_IRQ_ENABLE, 0);
+	return 0;
+}
+
 static void inc_read_mac(struct inc_priv *p)
 {
 	u32 lo = inc_rd(p, INC_MAC_LO), hi = inc_rd(p, INC_MAC_HI);
@@ -78,33 +120,31 @@ static void inc_read_mac(struct inc_priv *p)
 	}
 }
 
-static int inc_request_irqs(struct inc_priv *p)
+static const char *inc_irq_kind(const struct inc_priv *p)
 {
-	int i, err;
-
-	for (i = 0; i < p->nvec; i++) {
-		err = request_irq(pci_irq_vector(p->pdev, i), inc_irq,
-				  p->nvec == 1 && !p->pdev->msi_enabled &&
-				  !p->pdev->msix_enabled ? IRQF_SHARED : 0,
-				  p->ndev->name[0] ? p->ndev->name : INC_DRV_NAME,
-				  p);
-		if (err)
-			goto err_free;
-	}
-	return 0;
-
-err_free:
-	while (--i >= 0)
-		free_irq(pci_irq_vector(p->pdev, i), p);
-	return err;
+	if (p->pdev->msix_enabled)
+		return p->nvec == 2 ? "MSI-X" : "MSI-X (1 vector)";
+	if (p->pdev->msi_enabled)
+		return p->nvec == 2 ? "MSI (2 vectors)" : "MSI";
+	return "INTx";
 }
 
-static void inc_free_irqs(struct inc_priv *p)
+/* debugfs: /sys/kernel/debug/inceptionn/<PCI name>/ (docs/lab-hosts.md) */
+static void inc_debugfs_init(struct inc_priv *p)
 {
-	int i;
+	struct dentry *d;
 
-	for (i = 0; i < p->nvec; i++)
-		free_irq(pci_irq_vector(p->pdev, i), p);
+	d = debugfs_create_dir(pci_name(p->pdev), inc_debugfs_root);
+	p->debugfs = d;
+	debugfs_create_atomic_t("fail_alloc_every", 0600, d,
+				&p->fail_alloc.every);
+	debugfs_create_atomic_t("fail_alloc_times", 0600, d,
+				&p->fail_alloc.times);
+	debugfs_create_atomic_t("fail_alloc_injected", 0400, d,
+				&p->fail_alloc.injected);
+	debugfs_create_u32("resets", 0400, d, &p->resets);
+	debugfs_create_u32("tx_timeouts", 0400, d, &p->tx_timeouts);
+	inc_peers_debugfs(p->peers, d);
 }
 
 int inc_probe(struct pci_dev *pdev, const struct inc_transport *tp,
@@ -124,57 +164,77 @@ int inc_probe(struct pci_dev *pdev, const struct inc_transport *tp,
 	p->tp = tp;
 	p->tp_priv = tp_priv;
 	p->nvec = nvec;
+	p->irq_shared = nvec == 1 && !pdev->msi_enabled && !pdev->msix_enabled;
+	mutex_init(&p->stats_lock);
 	u64_stats_init(&p->xmit_stats.syncp);
 	u64_stats_init(&p->napi_stats.syncp);
 	INIT_DELAYED_WORK(&p->watch, inc_watch);
+	INIT_WORK(&p->reset_task, inc_reset_task);
+	atomic_set(&p->fail_alloc.times, -1);
 
 	err = inc_check_id(p);
 	if (err)
 		goto err_free_netdev;
+	err = inc_quiesce(p);
+	if (err)
+		goto err_free_netdev;
+	tp->set_master(p, true);
 
-	/* a known state: queues off, no interrupts */
-	inc_wr(p, INC_CTRL, 0);
-	inc_wr(p, INC_IRQ_ENABLE, 0);
-
-	p->tx_size = inc_param_ring_size;
-	p->rx_size = inc_param_ring_size;
+	p->tx_size = INC_RING_DEFAULT;
+	p->rx_size = INC_RING_DEFAULT;
 	inc_read_mac(p);
 	ndev->netdev_ops = &inc_netdev_ops;
 	ndev->ethtool_ops = &inc_ethtool_ops;
+	ndev->watchdog_timeo = 5 * HZ;
 	ndev->min_mtu = ETH_MIN_MTU;
 	ndev->max_mtu = min_t(unsigned int, 9000,
 			      p->max_frame_hw - ETH_HLEN - VLAN_HLEN);
 	if (!(p->features & INC_FEAT_JUMBO))
 		ndev->max_mtu = min_t(unsigned int, ndev->max_mtu, ETH_DATA_LEN);
-	/* one linear frame per skb: the NIC parses and compresses it whole */
+	/* the NIC takes a new address at any time (MAC_LO/MAC_HI) */
+	ndev->priv_flags |= IFF_LIVE_ADDR_CHANGE;
+	/*
+	 * One linear frame per descriptor, no checksum offload: the NIC reads
+	 * one buffer per frame, and computes checksums only for the frames
+	 * it compresses (docs/lab-hosts.md, "Offloads").
+	 */
 	ndev->features = 0;
 	ndev->hw_features = 0;
 	netif_napi_add(ndev, &p->napi, inc_poll);
 	netif_carrier_off(ndev);
-
-	err = inc_request_irqs(p);
-	if (err) {
-		dev_err(&pdev->dev, "requesting interrupts: %d\n", err);
-		goto err_napi;
+	p->peers = inc_peers_create(ndev);
+	if (!p->peers) {
+		err = -ENOMEM;
+		goto err_master;
 	}
+
 	err = register_netdev(ndev);
 	if (err)
-		goto err_irqs;
+		goto err_peers;
 	pci_set_drvdata(pdev, p);
+	inc_debugfs_init(p);
+	err = inc_devlink_register(p);
+	if (err)
+		goto err_unregister;
 
 	netdev_info(ndev, "inceptionn NIC v%u.%u.%u (build 0x%08x) via %s, %s, features 0x%03x, %u codec lanes, %pM\n",
 		    INC_VERSION_MAJOR(p->version),
 		    INC_VERSION_MINOR(p->version),
 		    INC_VERSION_PATCH(p->version), p->build, tp->name,
-		    nvec == 2 ? "MSI-X" : pdev->msix_enabled ? "MSI-X (1 vector)" :
-		    pdev->msi_enabled ? "MSI" : "INTx",
-		    p->features, INC_CONFIG_LANES(p->config), ndev->dev_addr);
+		    inc_irq_kind(p), p->features, INC_CONFIG_LANES(p->config),
+		    ndev->dev_addr);
 	return 0;
 
-err_irqs:
-	inc_free_irqs(p);
-err_napi:
+err_unregister:
+	debugfs_remove_recursive(p->debugfs);
+	pci_set_drvdata(pdev, NULL);
+	unregister_netdev(ndev);
+	cancel_work_sync(&p->reset_task);
+err_peers:
+	inc_peers_destroy(p->peers);
+err_master:
 	netif_napi_del(&p->napi);
+	tp->set_master(p, false);
 err_free_netdev:
 	free_netdev(ndev);
 	return err;
@@ -186,10 +246,128 @@ void inc_remove(struct pci_dev *pdev)
 
 	if (!p)
 		return;
-	unregister_netdev(p->ndev);	/* closes it: rings freed */
+	unregister_netdev(p->ndev);	/* closes it: the NIC stopped */
+	/* no timeout can come any more; one may still be handled */
+	cancel_work_sync(&p->reset_task);
+	inc_devlink_unregister(p);
+	debugfs_remove_recursive(p->debugfs);
 	inc_wr(p, INC_IRQ_ENABLE, 0);
-	inc_free_irqs(p);
+	inc_wr(p, INC_CTRL, 0);
+	p->tp->set_master(p, false);
 	netif_napi_del(&p->napi);
+	inc_peers_destroy(p->peers);
 	pci_set_drvdata(pdev, NULL);
 	free_netdev(p->ndev);
 }
+
+/* reboot, kexec: no DMA may run into the next kernel */
+void inc_shutdown(struct pci_dev *pdev)
+{
+	struct inc_priv *p = pci_get_drvdata(pdev);
+
+	if (!p)
+		return;
+	rtnl_lock();
+	inc_detach(p);
+	rtnl_unlock();
+	inc_wr(p, INC_IRQ_ENABLE, 0);
+	inc_wr(p, INC_CTRL, 0);
+	p->tp->set_master(p, false);
+}
+
+/* ---- PCI errors (AER) and resets from outside (sysfs reset, FLR) ---- */
+
+/* Stop using the device; remember whether it was up. Under RTNL. */
+static void inc_suspend_dev(struct inc_priv *p)
+{
+	p->was_running = netif_running(p->ndev);
+	inc_detach(p);
+}
+
+static void inc_resume_dev(struct inc_priv *p)
+{
+	int err = 0;
+
+	rtnl_lock();
+	netif_device_attach(p->ndev);
+	if (p->was_running)
+		err = dev_open(p->ndev, NULL);
+	rtnl_unlock();
+	if (err)
+		netdev_err(p->ndev, "could not bring the interface up again after a reset: %d\n",
+			   err);
+}
+
+static pci_ers_result_t inc_error_detected(struct pci_dev *pdev,
+					   pci_channel_state_t state)
+{
+	struct inc_priv *p = pci_get_drvdata(pdev);
+
+	dev_warn(&pdev->dev, "PCI error (channel state %d)\n", state);
+	rtnl_lock();
+	/* the device does not answer: stopping must not wait for it */
+	set_bit(INC_S_FROZEN, &p->state);
+	inc_suspend_dev(p);
+	rtnl_unlock();
+	if (state == pci_channel_io_perm_failure)
+		return PCI_ERS_RESULT_DISCONNECT;
+	pci_disable_device(pdev);
+	return PCI_ERS_RESULT_NEED_RESET;
+}
+
+static pci_ers_result_t inc_slot_reset(struct pci_dev *pdev)
+{
+	struct inc_priv *p = pci_get_drvdata(pdev);
+
+	if (pci_enable_device_mem(pdev)) {
+		dev_err(&pdev->dev, "cannot enable the device after a slot reset\n");
+		return PCI_ERS_RESULT_DISCONNECT;
+	}
+	pci_restore_state(pdev);
+	pci_save_state(pdev);
+	clear_bit(INC_S_FROZEN, &p->state);
+	if (inc_rd(p, INC_MAGIC) != INC_MAGIC_VALUE || inc_quiesce(p)) {
+		dev_err(&pdev->dev, "the NIC did not come back after a slot reset\n");
+		return PCI_ERS_RESULT_DISCONNECT;
+	}
+	p->tp->set_master(p, true);
+	clear_bit(INC_S_DMA_OFF, &p->state);
+	clear_bit(INC_S_DMA_CUT, &p->state);
+	return PCI_ERS_RESULT_RECOVERED;
+}
+
+static void inc_error_resume(struct pci_dev *pdev)
+{
+	inc_resume_dev(pci_get_drvdata(pdev));
+}
+
+static void inc_reset_prepare(struct pci_dev *pdev)
+{
+	struct inc_priv *p = pci_get_drvdata(pdev);
+
+	rtnl_lock();
+	inc_suspend_dev(p);
+	rtnl_unlock();
+}
+
+static void inc_reset_done(struct pci_dev *pdev)
+{
+	struct inc_priv *p = pci_get_drvdata(pdev);
+
+	if (inc_quiesce(p)) {
+		dev_err(&pdev->dev, "the NIC is not quiet after a reset: left down\n");
+		return;
+	}
+	p->tp->set_master(p, true);
+	clear_bit(INC_S_DMA_OFF, &p->state);
+	clear_bit(INC_S_DMA_CUT, &p->state);
+	inc_resume_dev(p);
+}
+
+const struct pci_error_handlers inc_err_handlers = {
+	.error_detected	= inc_error_detected,
+	.slot_reset	= inc_slot_reset,
+	.resume		= inc_error_resume,
+	.reset_prepare	= inc_reset_prepare,
+	.reset_done	= inc_reset_done,
+};

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * inceptionn NIC: ethtool. Driver info with the NIC's version, ring sizes,
- * the NIC's counters (compression included) and the driver's, interrupt
+ * inceptionn NIC: ethtool. Driver info with the NIC's version, link
+ * settings, a register dump, ring sizes, the NIC's counters (compression
+ * included) and the driver's, the standard MAC statistics, interrupt
  * coalescing.
  */
 #include <linux/ethtool.h>
@@ -25,6 +26,7 @@ static const struct {
 	INC_SW_STAT(tx_errors), INC_SW_STAT(tx_dropped),
 	INC_SW_STAT(tx_marked), INC_SW_STAT(tx_marked_bytes),
 	INC_SW_STAT(tx_compressed), INC_SW_STAT(tx_plain_peer),
+	INC_SW_STAT(tx_plain_retrans),
 	INC_SW_STAT(rx_packets), INC_SW_STAT(rx_bytes),
 	INC_SW_STAT(rx_dropped), INC_SW_STAT(rx_errors),
 	INC_SW_STAT(rx_restored),
@@ -36,11 +38,70 @@ static void inc_get_drvinfo(struct net_device *ndev,
 	struct inc_priv *p = netdev_priv(ndev);
 
 	strscpy(info->driver, INC_DRV_NAME, sizeof(info->driver));
+	strscpy(info->version, INC_DRV_VERSION, sizeof(info->version));
 	snprintf(info->fw_version, sizeof(info->fw_version),
 		 "%u.%u.%u build %08x", INC_VERSION_MAJOR(p->version),
 		 INC_VERSION_MINOR(p->version), INC_VERSION_PATCH(p->version),
 		 p->build);
 	strscpy(info->bus_info, pci_name(p->pdev), sizeof(info->bus_info));
+}
+
+/*
+ * The link's speed comes from the NIC (LINK_SPEED, when its feature bit
+ * says the register exists); the MAC is not configurable from here.
+ */
+static int inc_get_link_ksettings(struct net_device *ndev,
+				  struct ethtool_link_ksettings *ks)
+{
+	struct inc_priv *p = netdev_priv(ndev);
+	u32 speed = 0;
+
+	ethtool_link_ksettings_zero_link_mode(ks, supported);
+	ethtool_link_ksettings_zero_link_mode(ks, advertising);
+	if ((p->features & INC_FEAT_LINK_SPEED) && netif_carrier_ok(ndev)) {
+		speed = inc_rd(p, INC_LINK_SPEED);
+		if (speed == ~0u)
+			speed = 0;
+	}
+	ks->base.speed = speed ? speed : SPEED_UNKNOWN;
+	ks->base.duplex = netif_carrier_ok(ndev) ? DUPLEX_FULL : DUPLEX_UNKNOWN;
+	ks->base.port = PORT_OTHER;
+	ks->base.autoneg = AUTONEG_DISABLE;
+	return 0;
+}
+
+/*
+ * ethtool -d: the register blocks of docs/regmap.md as (offset, value)
+ * pairs, so that the dump describes itself. version = the NIC's VERSION.
+ */
+static const u16 inc_dump_regs[] = {
+	INC_MAGIC, INC_VERSION, INC_FEATURES, INC_CONFIG, INC_SCRATCH,
+	INC_BUILD,
+	INC_CTRL, INC_STATUS, INC_MAC_LO, INC_MAC_HI, INC_MAX_FRAME,
+	INC_TXQ + INC_Q_BASE_LO, INC_TXQ + INC_Q_BASE_HI, INC_TXQ + INC_Q_SIZE,
+	INC_TXQ + INC_Q_PROD, INC_TXQ + INC_Q_CONS,
+	INC_RXQ + INC_Q_BASE_LO, INC_RXQ + INC_Q_BASE_HI, INC_RXQ + INC_Q_SIZE,
+	INC_RXQ + INC_Q_PROD, INC_RXQ + INC_Q_CONS,
+	INC_IRQ_STATUS, INC_IRQ_ENABLE, INC_IRQ_COAL_TX, INC_IRQ_COAL_RX,
+};
+
+static int inc_get_regs_len(struct net_device *ndev)
+{
+	return ARRAY_SIZE(inc_dump_regs) * 2 * sizeof(u32);
+}
+
+static void inc_get_regs(struct net_device *ndev, struct ethtool_regs *regs,
+			 void *buf)
+{
+	struct inc_priv *p = netdev_priv(ndev);
+	u32 *out = buf;
+	unsigned int i;
+
+	regs->version = p->version;
+	for (i = 0; i < ARRAY_SIZE(inc_dump_regs); i++) {
+		*out++ = inc_dump_regs[i];
+		*out++ = inc_rd(p, inc_dump_regs[i]);
+	}
 }
 
 static int inc_get_sset_count(struct net_device *ndev, int sset)
@@ -76,6 +137,20 @@ static void inc_get_ethtool_stats(struct net_device *ndev,
 		*data++ = *(u64 *)((u8 *)&sum + inc_sw_stat_desc[i].off);
 }
 
+/* ethtool -S DEV --groups eth-mac: the IEEE 802.3 names of the NIC's own */
+static void inc_get_eth_mac_stats(struct net_device *ndev,
+				  struct ethtool_eth_mac_stats *s)
+{
+	struct inc_priv *p = netdev_priv(ndev);
+
+	s->FramesTransmittedOK = inc_read_stat(p, INC_ST_TX_FRAMES);
+	s->OctetsTransmittedOK = inc_read_stat(p, INC_ST_TX_BYTES);
+	s->FramesReceivedOK = inc_read_stat(p, INC_ST_RX_FRAMES) -
+			      inc_read_stat(p, INC_ST_RX_DROP_MAC);
+	s->OctetsReceivedOK = inc_read_stat(p, INC_ST_RX_BYTES);
+	s->FrameCheckSequenceErrors = inc_read_stat(p, INC_ST_RX_DROP_MAC);
+}
+
 static void inc_get_ringparam(struct net_device *ndev,
 			      struct ethtool_ringparam *ring,
 			      struct kernel_ethtool_ringparam *kring,
@@ -95,6 +170,7 @@ static int inc_set_ringparam(struct net_device *ndev,
 			     struct netlink_ext_ack *extack)
 {
 	struct inc_priv *p = netdev_priv(ndev);
+	int err;
 
 	if (ring->rx_mini_pending || ring->rx_jumbo_pending)
 		return -EINVAL;
@@ -106,15 +182,10 @@ static int inc_set_ringparam(struct net_device *ndev,
 	}
 	if (ring->rx_pending == p->rx_size && ring->tx_pending == p->tx_size)
 		return 0;
-	if (!netif_running(ndev)) {
-		p->rx_size = ring->rx_pending;
-		p->tx_size = ring->tx_pending;
-		return 0;
-	}
-	inc_down(p);
-	p->rx_size = ring->rx_pending;
-	p->tx_size = ring->tx_pending;
-	return inc_up(p);
+	err = inc_reconfigure(p, ring->tx_pending, ring->rx_pending, ndev->mtu);
+	if (err == -ENOMEM)
+		NL_SET_ERR_MSG_MOD(extack, "no memory for the new rings: the old ones are kept");
+	return err;
 }
 
 static int inc_get_coalesce(struct net_device *ndev,
@@ -161,9 +232,13 @@ const struct ethtool_ops inc_ethtool_ops = {
 				     ETHTOOL_COALESCE_MAX_FRAMES,
 	.get_drvinfo		= inc_get_drvinfo,
 	.get_link		= ethtool_op_get_link,
+	.get_link_ksettings	= inc_get_link_ksettings,
+	.get_regs_len		= inc_get_regs_len,
+	.get_regs		= inc_get_regs,
 	.get_sset_count		= inc_get_sset_count,
 	.get_strings		= inc_get_strings,
 	.get_ethtool_stats	= inc_get_ethtool_stats,
+	.get_eth_mac_stats	= inc_get_eth_mac_stats,
 	.get_ringparam		= inc_get_ringparam,
 	.set_ringparam		= inc_set_ringparam,
 	.get_coalesce		= inc_get_coalesce,

@@ -46,6 +46,9 @@
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/sock_diag.h>
+#include <linux/sysctl.h>
+#include <linux/cred.h>
+#include <linux/capability.h>
 #include <linux/sockptr.h>
 #include <linux/spinlock.h>
 #include <linux/tcp.h>
@@ -63,6 +66,7 @@
 
 #include "inc_mark.h"
 #include "inc_mark_range.h"
+#include "inc_parse.h"
 
 /* runs of one TCP socket, the open one included */
 #define INC_MARK_MAX_RUNS	64
@@ -202,6 +206,29 @@ static struct inc_mark_sk *inc_mark_new(struct sock *sk, u64 cookie)
 }
 
 /*
+ * The hooked function's first argument. Kernels whose ftrace passes the
+ * argument registers to every callback (DYNAMIC_FTRACE_WITH_ARGS, 6.2 on)
+ * have ftrace_regs_get_argument(); older ones need the callback to ask for
+ * a full pt_regs (FTRACE_OPS_FL_SAVE_REGS, DYNAMIC_FTRACE_WITH_REGS).
+ */
+#ifdef ftrace_regs_get_argument
+#define INC_MARK_FTRACE_FLAGS	0
+static const struct sock *inc_mark_arg0(struct ftrace_regs *fregs)
+{
+	return (const struct sock *)ftrace_regs_get_argument(fregs, 0);
+}
+#else
+#define INC_MARK_FTRACE_FLAGS	FTRACE_OPS_FL_SAVE_REGS
+static const struct sock *inc_mark_arg0(struct ftrace_regs *fregs)
+{
+	struct pt_regs *regs = ftrace_get_regs(fregs);
+
+	return regs ? (const struct sock *)regs_get_kernel_argument(regs, 0)
+		    : NULL;
+}
+#endif
+
+/*
  * Every TCP and UDP socket, IPv4 or IPv6, ends in inet_sock_destruct(sk),
  * from any context, once nothing refers to it any more: its entry goes.
  */
@@ -209,14 +236,15 @@ static void notrace inc_mark_destruct(unsigned long ip, unsigned long parent_ip,
 				      struct ftrace_ops *op,
 				      struct ftrace_regs *fregs)
 {
-	struct pt_regs *regs = ftrace_get_regs(fregs);
 	struct inc_mark_sk *e = NULL;
 	const struct sock *sk;
 	unsigned long flags;
 
-	if (!regs || !atomic_read(&inc_mark_nr_sockets))
+	if (!atomic_read(&inc_mark_nr_sockets))
 		return;
-	sk = (const struct sock *)regs_get_kernel_argument(regs, 0);
+	sk = inc_mark_arg0(fregs);
+	if (!sk)
+		return;
 	rcu_read_lock();
 	if (inc_mark_find(sk)) {
 		spin_lock_irqsave(&inc_mark_lock, flags);
@@ -232,9 +260,54 @@ static void notrace inc_mark_destruct(unsigned long ip, unsigned long parent_ip,
 
 static struct ftrace_ops inc_mark_ftrace_ops = {
 	.func = inc_mark_destruct,
-	.flags = FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_RECURSION |
+	.flags = INC_MARK_FTRACE_FLAGS | FTRACE_OPS_FL_RECURSION |
 		 FTRACE_OPS_FL_PERMANENT,
 };
+
+/* ---- who may mark: net.inceptionn.mark_policy, mark_gid ------------- */
+
+enum { INC_MARK_NOBODY, INC_MARK_GROUP, INC_MARK_EVERYONE };
+
+static int inc_mark_policy = INC_MARK_EVERYONE;
+static unsigned int inc_mark_gid;
+static int inc_mark_policy_max = INC_MARK_EVERYONE;
+static struct ctl_table_header *inc_mark_sysctl;
+
+static struct ctl_table inc_mark_sysctl_table[] = {
+	{
+		.procname	= "mark_policy",
+		.data		= &inc_mark_policy,
+		.maxlen		= sizeof(int),
+		.mode		= 0644,
+		.proc_handler	= proc_dointvec_minmax,
+		.extra1		= SYSCTL_ZERO,
+		.extra2		= &inc_mark_policy_max,
+	},
+	{
+		.procname	= "mark_gid",
+		.data		= &inc_mark_gid,
+		.maxlen		= sizeof(unsigned int),
+		.mode		= 0644,
+		.proc_handler	= proc_douintvec,
+	},
+	{ }
+};
+
+/* May the caller turn a mark on? (Turning it off is always allowed.) */
+static int inc_mark_allowed(const struct sock *sk)
+{
+	switch (READ_ONCE(inc_mark_policy)) {
+	case INC_MARK_EVERYONE:
+		return 0;
+	case INC_MARK_GROUP:
+		if (ns_capable(sock_net(sk)->user_ns, CAP_NET_ADMIN) ||
+		    in_group_p(make_kgid(&init_user_ns, READ_ONCE(inc_mark_gid))))
+			return 0;
+		return -EPERM;
+	default:
+		return -EPERM;
+	}
+}
 
 /* ---- the socket option ---------------------------------------------- */
 
@@ -518,6 +591,12 @@ static int inc_mark_setsockopt(struct sock *sk, int optval, sockptr_t arg,
 			 (g.mode != INC_GRAD_MODE_PAPER &&
 			  g.mode != INC_GRAD_MODE_SPARSE)))
 		return -EINVAL;
+	if (g.enable) {
+		int err = inc_mark_allowed(sk);
+
+		if (err)
+			return err;
+	}
 	if (sk->sk_protocol == IPPROTO_TCP)
 		return inc_mark_set_tcp(sk, &g);
 	return inc_mark_set_udp(sk, &g);
@@ -566,70 +645,6 @@ static struct nf_sockopt_ops inc_mark_sockopt6 = {
 
 /* ---- frames ---------------------------------------------------------- */
 
-struct inc_mark_l4 {
-	unsigned int off;	/* of the TCP or UDP header, from skb->data */
-	unsigned int len;	/* of the IP payload: L4 header and payload */
-	u8 proto;
-	bool v4;
-};
-
-/* Ethernet, up to two VLAN tags, IPv4 (not a fragment) or IPv6, TCP/UDP. */
-static bool inc_mark_parse(const struct sk_buff *skb, struct inc_mark_l4 *l4)
-{
-	unsigned int off = ETH_HLEN;
-	__be16 type, buf[2];
-	const __be16 *p;
-	int i;
-
-	p = skb_header_pointer(skb, ETH_HLEN - 2, 2, buf);
-	if (!p)
-		return false;
-	type = *p;
-	for (i = 0; i < 2; i++) {
-		if (type != htons(ETH_P_8021Q) && type != htons(ETH_P_8021AD))
-			break;
-		p = skb_header_pointer(skb, off, VLAN_HLEN, buf);
-		if (!p)
-			return false;
-		type = p[1];
-		off += VLAN_HLEN;
-	}
-	if (type == htons(ETH_P_IP)) {
-		struct iphdr _iph;
-		const struct iphdr *iph;
-		unsigned int hl, tot;
-
-		iph = skb_header_pointer(skb, off, sizeof(_iph), &_iph);
-		if (!iph || iph->version != 4 || iph->ihl < 5 ||
-		    ip_is_fragment(iph))
-			return false;
-		hl = iph->ihl * 4;
-		tot = ntohs(iph->tot_len);
-		if (tot < hl || off + tot > skb->len)
-			return false;
-		l4->off = off + hl;
-		l4->len = tot - hl;
-		l4->proto = iph->protocol;
-		l4->v4 = true;
-	} else if (type == htons(ETH_P_IPV6)) {
-		struct ipv6hdr _ip6h;
-		const struct ipv6hdr *ip6h;
-
-		ip6h = skb_header_pointer(skb, off, sizeof(_ip6h), &_ip6h);
-		if (!ip6h || ip6h->version != 6)
-			return false;
-		l4->off = off + sizeof(*ip6h);
-		l4->len = ntohs(ip6h->payload_len);
-		if (l4->off + l4->len > skb->len)
-			return false;
-		l4->proto = ip6h->nexthdr;
-		l4->v4 = false;
-	} else {
-		return false;
-	}
-	return l4->proto == IPPROTO_TCP || l4->proto == IPPROTO_UDP;
-}
-
 /* A TCP option the payload must not change under: MD5 (19), AO (29). */
 static bool inc_mark_tcp_signed(const struct sk_buff *skb, unsigned int off,
 				unsigned int len)
@@ -657,7 +672,7 @@ static bool inc_mark_tcp_signed(const struct sk_buff *skb, unsigned int off,
 }
 
 static bool inc_mark_tcp_frame(const struct sk_buff *skb,
-			       const struct inc_mark_l4 *l4, struct sock *sk,
+			       const struct inc_l3 *l4, struct sock *sk,
 			       const struct inc_mark_sk *e,
 			       struct inc_mark_pick *pick)
 {
@@ -672,15 +687,15 @@ static bool inc_mark_tcp_frame(const struct sk_buff *skb,
 	/* an upper layer (kTLS) writes other bytes than the application's */
 	if (inet_csk_has_ulp(sk))
 		return false;
-	th = skb_header_pointer(skb, l4->off, sizeof(_th), &_th);
+	th = skb_header_pointer(skb, l4->l4_off, sizeof(_th), &_th);
 	if (!t || !th || th->rst || th->doff < 5)
 		return false;
 	hl = th->doff * 4;
-	if (hl >= l4->len || th->source != inet_sk(sk)->inet_sport ||
+	if (hl >= l4->l4_len || th->source != inet_sk(sk)->inet_sport ||
 	    th->dest != inet_sk(sk)->inet_dport)
 		return false;
 	if (hl > sizeof(*th) &&
-	    inc_mark_tcp_signed(skb, l4->off + sizeof(*th), hl - sizeof(*th)))
+	    inc_mark_tcp_signed(skb, l4->l4_off + sizeof(*th), hl - sizeof(*th)))
 		return false;
 	/* snd_una and its position, consistent with each other */
 	acked = READ_ONCE(tp->bytes_acked);
@@ -690,12 +705,12 @@ static bool inc_mark_tcp_frame(const struct sk_buff *skb,
 		return false;
 	if (!inc_mark_seq_pos(acked, una, ntohl(th->seq) + th->syn, &pos))
 		return false;
-	return inc_mark_pick(t->run, t->nr, pos, l4->len - hl,
+	return inc_mark_pick(t->run, t->nr, pos, l4->l4_len - hl,
 			     INC_MARK_MIN_LEN, pick);
 }
 
 static bool inc_mark_udp_frame(const struct sk_buff *skb,
-			       const struct inc_mark_l4 *l4, struct sock *sk,
+			       const struct inc_l3 *l4, struct sock *sk,
 			       const struct inc_mark_sk *e,
 			       struct inc_mark_pick *pick)
 {
@@ -707,14 +722,14 @@ static bool inc_mark_udp_frame(const struct sk_buff *skb,
 	if (!w || skb->destructor != sock_wfree ||
 	    READ_ONCE(udp_sk(sk)->encap_type))
 		return false;
-	uh = skb_header_pointer(skb, l4->off, sizeof(_uh), &_uh);
-	if (!uh || ntohs(uh->len) != l4->len || l4->len < sizeof(*uh) ||
+	uh = skb_header_pointer(skb, l4->l4_off, sizeof(_uh), &_uh);
+	if (!uh || ntohs(uh->len) != l4->l4_len || l4->l4_len < sizeof(*uh) ||
 	    uh->source != inet_sk(sk)->inet_sport)
 		return false;
 	/* a connected socket: its peer's port too */
 	if (inet_sk(sk)->inet_dport && uh->dest != inet_sk(sk)->inet_dport)
 		return false;
-	if (!inc_mark_pick_dgram(l4->len - sizeof(*uh), INC_MARK_MIN_LEN, pick))
+	if (!inc_mark_pick_dgram(l4->l4_len - sizeof(*uh), INC_MARK_MIN_LEN, pick))
 		return false;
 	pick->k = (w >> 8) & 0xff;
 	pick->mode = (w >> 16) & 0xff;
@@ -726,7 +741,8 @@ bool inc_mark_frame(const struct sk_buff *skb, struct inc_mark *m)
 	struct sock *sk = skb->sk;
 	const struct inc_mark_sk *e;
 	struct inc_mark_pick pick;
-	struct inc_mark_l4 l4;
+	const __be16 *type;
+	__be16 _type;
 	bool ok = false;
 
 	if (!atomic_read(&inc_mark_nr_sockets) || !READ_ONCE(inc_mark_live) ||
@@ -740,20 +756,23 @@ bool inc_mark_frame(const struct sk_buff *skb, struct inc_mark *m)
 	 * socket sent itself, in this device's namespace, are marked.
 	 */
 	if (skb->encapsulation || skb->inner_protocol ||
-	    !net_eq(sock_net(sk), dev_net(skb->dev)) || !inc_mark_parse(skb, &l4))
+	    !net_eq(sock_net(sk), dev_net(skb->dev)))
 		return false;
-	if (l4.proto != sk->sk_protocol || !inc_mark_sock_ok(sk) ||
-	    (!l4.v4 && sk->sk_family != AF_INET6))
+	type = skb_header_pointer(skb, ETH_HLEN - 2, 2, &_type);
+	if (!type || !inc_parse_l3(skb, ETH_HLEN, *type, &m->l3))
+		return false;
+	if (m->l3.proto != sk->sk_protocol || !inc_mark_sock_ok(sk) ||
+	    (!m->l3.v4 && sk->sk_family != AF_INET6))
 		return false;
 
 	rcu_read_lock();
 	e = inc_mark_find(sk);
 	if (!e || e->cookie != (u64)atomic64_read(&sk->sk_cookie))
 		goto out;
-	if (l4.proto == IPPROTO_TCP)
-		ok = inc_mark_tcp_frame(skb, &l4, sk, e, &pick);
+	if (m->l3.proto == IPPROTO_TCP)
+		ok = inc_mark_tcp_frame(skb, &m->l3, sk, e, &pick);
 	else
-		ok = inc_mark_udp_frame(skb, &l4, sk, e, &pick);
+		ok = inc_mark_udp_frame(skb, &m->l3, sk, e, &pick);
 out:
 	rcu_read_unlock();
 	if (!ok || pick.off > U16_MAX || pick.len > U16_MAX)
@@ -762,7 +781,9 @@ out:
 	m->mode = pick.mode;
 	m->range_off = pick.off;
 	m->range_len = pick.len;
-	m->v4 = l4.v4;
+	/* RTO retransmissions of the oldest unacknowledged segment */
+	m->retrans = m->l3.proto == IPPROTO_TCP ?
+		     READ_ONCE(inet_csk(sk)->icsk_retransmits) : 0;
 	return true;
 }
 
@@ -779,18 +800,24 @@ int inc_mark_init(void)
 	WRITE_ONCE(inc_mark_live, true);
 	/* the destruction hook first: no entry may exist without it */
 	err = ftrace_set_filter(&inc_mark_ftrace_ops, fn, strlen(fn), 1);
-	if (err) {
-		pr_err("inceptionn: cannot hook %s (%d)\n", fn, err);
-		return err;
+	if (!err) {
+		err = register_ftrace_function(&inc_mark_ftrace_ops);
+		if (err)
+			ftrace_free_filter(&inc_mark_ftrace_ops);
 	}
-	err = register_ftrace_function(&inc_mark_ftrace_ops);
 	if (err) {
-		pr_err("inceptionn: cannot hook %s (%d)\n", fn, err);
-		goto err_filter;
+		pr_warn("inceptionn: cannot hook %s (%d): the gradient socket option needs a kernel with CONFIG_DYNAMIC_FTRACE_WITH_REGS or _WITH_ARGS (docs/socket-option.md)\n",
+			fn, err);
+		goto err_live;
+	}
+	inc_mark_sysctl = register_sysctl("net/inceptionn", inc_mark_sysctl_table);
+	if (!inc_mark_sysctl) {
+		err = -ENOMEM;
+		goto err_ftrace;
 	}
 	err = nf_register_sockopt(&inc_mark_sockopt4);
 	if (err)
-		goto err_ftrace;
+		goto err_sysctl;
 	err = nf_register_sockopt(&inc_mark_sockopt6);
 	if (err)
 		goto err_sockopt4;
@@ -806,10 +833,13 @@ int inc_mark_init(void)
 
 err_sockopt4:
 	nf_unregister_sockopt(&inc_mark_sockopt4);
+err_sysctl:
+	unregister_sysctl_table(inc_mark_sysctl);
 err_ftrace:
 	unregister_ftrace_function(&inc_mark_ftrace_ops);
-err_filter:
 	ftrace_free_filter(&inc_mark_ftrace_ops);
+err_live:
+	WRITE_ONCE(inc_mark_live, false);
 	return err;
 }
 
@@ -824,6 +854,7 @@ void inc_mark_exit(void)
 	/* no setsockopt/getsockopt can be running: they hold the module */
 	nf_unregister_sockopt(&inc_mark_sockopt6);
 	nf_unregister_sockopt(&inc_mark_sockopt4);
+	unregister_sysctl_table(inc_mark_sysctl);
 	/* returns once no destruction hook runs any more */
 	unregister_ftrace_function(&inc_mark_ftrace_ops);
 	ftrace_free_filter(&inc_mark_ftrace_ops);

@@ -10,15 +10,21 @@
 #include <linux/skbuff.h>
 #include <linux/types.h>
 
+#include "inc_parse.h"
+
 struct inc_mark {
 	u8 k;		/* error bound 2^-k */
 	u8 mode;	/* INC_MODE_PAPER or INC_MODE_SPARSE */
 	u16 range_off;	/* the range's offset in the L4 payload */
 	u16 range_len;	/* its length, a multiple of 4 */
-	bool v4;	/* IPv4 (else IPv6), VLAN tags or not */
+	u8 retrans;	/* TCP: RTO retransmissions without progress */
+	struct inc_l3 l3;	/* the frame's headers */
 };
 
-/* Register the socket options; 0 or a negative errno. */
+/*
+ * Register the socket options; 0 or a negative errno (then the NIC driver
+ * runs without them: nothing is marked, setsockopt says ENOPROTOOPT).
+ */
 int inc_mark_init(void);
 /* Unregister them and free every socket's state. */
 void inc_mark_exit(void);

@@ -1,8 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * inceptionn NIC: the network device. One TX and one RX descriptor ring in
- * coherent DMA memory, NAPI for both, and for each frame of a marked socket
- * the byte range the NIC compresses (inc_mark.c).
+ * coherent DMA memory, RX buffers from a page pool, NAPI for both, and for
+ * each frame of a marked socket the byte range the NIC compresses
+ * (inc_mark.c).
+ *
+ * Stopping the NIC. Before any memory the NIC was given goes back (close,
+ * a new MTU or ring size, recovery), the NIC must be unable to reach it:
+ * the queues are disabled and the NIC must report idle; if it does not
+ * within INC_IDLE_US, bus mastering goes off and the NIC is reset, and only
+ * then is the memory freed. When no reset is possible the memory is left
+ * allocated (leaked, loudly), never handed back while the NIC may write it.
+ *
+ * Changing the configuration. The new rings, buffers included, are
+ * allocated (GFP_KERNEL) before the running ones are touched; if that
+ * fails, the interface keeps running as it was and the change fails.
  */
 #include <linux/dma-mapping.h>
 #include <linux/etherdevice.h>
@@ -11,7 +23,9 @@
 #include <linux/iopoll.h>
 #include <linux/log2.h>
 #include <linux/netdevice.h>
+#include <linux/rtnetlink.h>
 #include <linux/skbuff.h>
+#include <net/page_pool.h>
 
 #include "inc.h"
 #include "inc_mark.h"
@@ -19,15 +33,37 @@
 
 #define INC_TX_WAKE	8	/* free TX slots before a stopped queue wakes */
 #define INC_IDLE_US	200000	/* how long a stop waits for the NIC to drain */
+#define INC_RX_HEADROOM	(NET_SKB_PAD + NET_IP_ALIGN)
+/* a marked TCP segment retransmitted this often goes out uncompressed */
+#define INC_PLAIN_RETRANS	2
 
 static struct device *inc_dma(struct inc_priv *p)
 {
 	return &p->pdev->dev;
 }
 
+/*
+ * Free TX slots. prod is written only by the xmit path, clean only by
+ * NAPI; each reads the other's index with READ_ONCE.
+ */
 static unsigned int inc_tx_space(const struct inc_ring *r)
 {
-	return r->size - (u16)(r->prod - r->clean);
+	return r->size - (u16)(READ_ONCE(r->prod) - READ_ONCE(r->clean));
+}
+
+/* ---- fault injection (debugfs: fail_alloc_every, fail_alloc_times) ---- */
+
+bool inc_fault_hit(struct inc_fault *f)
+{
+	int every = atomic_read(&f->every);
+
+	if (!every || atomic_inc_return(&f->calls) % every)
+		return false;
+	if (atomic_read(&f->times) >= 0 &&
+	    atomic_dec_if_positive(&f->times) < 0)
+		return false;
+	atomic_inc(&f->injected);
+	return true;
 }
 
 /* ---- statistics ---- */
@@ -68,94 +104,48 @@ static void inc_get_stats64(struct net_device *ndev,
 	s->rx_dropped = sum.rx_dropped + READ_ONCE(p->hw_rx_drops);
 }
 
+/* one counter of a set, by its one writer */
+static void inc_stat_inc(struct inc_sw_stats *st, u64 *counter)
+{
+	u64_stats_update_begin(&st->syncp);
+	(*counter)++;
+	u64_stats_update_end(&st->syncp);
+}
+
 /* ---- rings ---- */
 
-static int inc_alloc_rings(struct inc_priv *p)
+static int inc_rx_fill(struct inc_priv *p, struct inc_rings *r,
+		       unsigned int i, gfp_t gfp)
 {
-	struct device *dev = inc_dma(p);
+	struct page *page;
 
-	p->tx.size = p->tx_size;
-	p->rx.size = p->rx_size;
-	p->tx.txd = dma_alloc_coherent(dev, p->tx.size * INC_TXD_BYTES,
-				       &p->tx.desc_dma, GFP_KERNEL);
-	p->rx.rxd = dma_alloc_coherent(dev, p->rx.size * INC_RXD_BYTES,
-				       &p->rx.desc_dma, GFP_KERNEL);
-	p->tx.tx = kcalloc(p->tx.size, sizeof(*p->tx.tx), GFP_KERNEL);
-	p->rx.rx = kcalloc(p->rx.size, sizeof(*p->rx.rx), GFP_KERNEL);
-	if (!p->tx.txd || !p->rx.rxd || !p->tx.tx || !p->rx.rx)
+	if (inc_fault_hit(&p->fail_alloc))
 		return -ENOMEM;
-	return 0;
-}
-
-static void inc_free_rings(struct inc_priv *p)
-{
-	struct device *dev = inc_dma(p);
-
-	kfree(p->tx.tx);
-	kfree(p->rx.rx);
-	if (p->tx.txd)
-		dma_free_coherent(dev, p->tx.size * INC_TXD_BYTES, p->tx.txd,
-				  p->tx.desc_dma);
-	if (p->rx.rxd)
-		dma_free_coherent(dev, p->rx.size * INC_RXD_BYTES, p->rx.rxd,
-				  p->rx.desc_dma);
-	memset(&p->tx, 0, sizeof(p->tx));
-	memset(&p->rx, 0, sizeof(p->rx));
-}
-
-/* Give RX slot i a fresh buffer; 0 or -ENOMEM. */
-static int inc_rx_alloc(struct inc_priv *p, unsigned int i)
-{
-	struct inc_rx_slot *slot = &p->rx.rx[i];
-	struct sk_buff *skb;
-	dma_addr_t dma;
-
-	skb = netdev_alloc_skb_ip_align(p->ndev, p->rx_buf_len);
-	if (!skb)
+	page = page_pool_alloc_pages(r->pool, gfp | __GFP_NOWARN);
+	if (!page)
 		return -ENOMEM;
-	dma = dma_map_single(inc_dma(p), skb->data, p->rx_buf_len,
-			     DMA_FROM_DEVICE);
-	if (dma_mapping_error(inc_dma(p), dma)) {
-		dev_kfree_skb_any(skb);
-		return -ENOMEM;
-	}
-	slot->skb = skb;
-	slot->dma = dma;
+	r->rx.rx[i].page = page;
 	return 0;
 }
 
 /* (Re)post RX slot i with the buffer it holds. */
-static void inc_rx_post(struct inc_priv *p, unsigned int i)
+static void inc_rx_post(struct inc_rings *r, unsigned int i)
 {
-	struct inc_rxd *d = &p->rx.rxd[i];
+	struct inc_rxd *d = &r->rx.rxd[i];
 
-	d->addr = cpu_to_le64(p->rx.rx[i].dma);
-	d->buf_len = cpu_to_le16(p->rx_buf_len);
+	d->addr = cpu_to_le64(page_pool_get_dma_addr(r->rx.rx[i].page) +
+			      INC_RX_HEADROOM);
+	d->buf_len = cpu_to_le16(r->buf_len);
 	d->len = 0;
 	d->status = 0;
 }
 
-static void inc_rx_free_all(struct inc_priv *p)
+/* Unmap and free the frames the TX ring still holds; how many. */
+static unsigned int inc_tx_drop_all(struct inc_priv *p, struct inc_ring *r)
 {
-	unsigned int i;
+	unsigned int n = 0;
 
-	for (i = 0; p->rx.rx && i < p->rx.size; i++) {
-		struct inc_rx_slot *slot = &p->rx.rx[i];
-
-		if (!slot->skb)
-			continue;
-		dma_unmap_single(inc_dma(p), slot->dma, p->rx_buf_len,
-				 DMA_FROM_DEVICE);
-		dev_kfree_skb_any(slot->skb);
-		slot->skb = NULL;
-	}
-}
-
-static void inc_tx_free_all(struct inc_priv *p)
-{
-	struct inc_ring *r = &p->tx;
-
-	for (; r->tx && r->clean != r->prod; r->clean++) {
+	for (; r->tx && r->clean != r->prod; r->clean++, n++) {
 		struct inc_tx_slot *slot = &r->tx[r->clean & (r->size - 1)];
 
 		dma_unmap_single(inc_dma(p), slot->dma, slot->len,
@@ -163,6 +153,96 @@ static void inc_tx_free_all(struct inc_priv *p)
 		dev_kfree_skb_any(slot->skb);
 		slot->skb = NULL;
 	}
+	return n;
+}
+
+static void inc_rings_free(struct inc_priv *p, struct inc_rings *r)
+{
+	struct device *dev = inc_dma(p);
+	unsigned int i;
+
+	inc_tx_drop_all(p, &r->tx);
+	for (i = 0; r->rx.rx && i < r->rx.size; i++)
+		if (r->rx.rx[i].page)
+			page_pool_put_full_page(r->pool, r->rx.rx[i].page, false);
+	/* pages still in skbs return to the pool's deferred release */
+	if (r->pool)
+		page_pool_destroy(r->pool);
+	kfree(r->tx.tx);
+	kfree(r->rx.rx);
+	if (r->tx.txd)
+		dma_free_coherent(dev, r->tx.size * INC_TXD_BYTES, r->tx.txd,
+				  r->tx.desc_dma);
+	if (r->rx.rxd)
+		dma_free_coherent(dev, r->rx.size * INC_RXD_BYTES, r->rx.rxd,
+				  r->rx.desc_dma);
+	memset(r, 0, sizeof(*r));
+}
+
+/*
+ * A whole configuration: descriptor rings, slot arrays, a page pool and a
+ * buffer in every RX slot. Process context (GFP_KERNEL): 0 or -ENOMEM
+ * with nothing left allocated.
+ */
+static int inc_rings_alloc(struct inc_priv *p, struct inc_rings *r,
+			   unsigned int tx_size, unsigned int rx_size,
+			   unsigned int mtu)
+{
+	struct device *dev = inc_dma(p);
+	struct page_pool_params pp = {
+		.flags		= PP_FLAG_DMA_MAP | PP_FLAG_DMA_SYNC_DEV,
+		.pool_size	= rx_size,
+		.nid		= dev_to_node(dev),
+		.dev		= dev,
+		.dma_dir	= DMA_FROM_DEVICE,
+		.offset		= INC_RX_HEADROOM,
+	};
+	unsigned int i;
+
+	memset(r, 0, sizeof(*r));
+	r->buf_len = mtu + ETH_HLEN + VLAN_HLEN;
+	r->buf_size = SKB_DATA_ALIGN(INC_RX_HEADROOM + r->buf_len) +
+		      SKB_DATA_ALIGN(sizeof(struct skb_shared_info));
+	r->tx.size = tx_size;
+	r->rx.size = rx_size;
+	if (inc_fault_hit(&p->fail_alloc))
+		goto err;
+	r->tx.txd = dma_alloc_coherent(dev, tx_size * INC_TXD_BYTES,
+				       &r->tx.desc_dma, GFP_KERNEL);
+	r->rx.rxd = dma_alloc_coherent(dev, rx_size * INC_RXD_BYTES,
+				       &r->rx.desc_dma, GFP_KERNEL);
+	r->tx.tx = kcalloc(tx_size, sizeof(*r->tx.tx), GFP_KERNEL);
+	r->rx.rx = kcalloc(rx_size, sizeof(*r->rx.rx), GFP_KERNEL);
+	if (!r->tx.txd || !r->rx.rxd || !r->tx.tx || !r->rx.rx)
+		goto err;
+	pp.order = get_order(r->buf_size);
+	pp.max_len = r->buf_len;
+	r->pool = page_pool_create(&pp);
+	if (IS_ERR(r->pool)) {
+		r->pool = NULL;
+		goto err;
+	}
+	for (i = 0; i < rx_size; i++)
+		if (inc_rx_fill(p, r, i, GFP_KERNEL))
+			goto err;
+	return 0;
+
+err:
+	inc_rings_free(p, r);
+	return -ENOMEM;
+}
+
+/*
+ * Memory the NIC may still write: never freed. Only when the NIC neither
+ * stopped nor could be cut off from memory (no transport reset, bus
+ * mastering still on).
+ */
+static void inc_rings_leak(struct inc_priv *p, struct inc_rings *r)
+{
+	netdev_crit(p->ndev, "the NIC may still write its rings: leaking %lu KiB of DMA memory rather than freeing it\n",
+		    (r->tx.size * INC_TXD_BYTES + r->rx.size * INC_RXD_BYTES +
+		     r->rx.size * (PAGE_SIZE << get_order(r->buf_size))) >> 10);
+	memset(r, 0, sizeof(*r));
 }
 
 /* Program queue base (INC_TXQ or INC_RXQ) with ring r; returns CONS. */
@@ -179,90 +259,320 @@ static u16 inc_program_queue(struct inc_priv *p, u32 base,
 	return cons;
 }
 
-/* ---- up and down ---- */
-
-int inc_up(struct inc_priv *p)
+void inc_write_mac(struct inc_priv *p)
 {
-	struct net_device *ndev = p->ndev;
-	const u8 *mac = ndev->dev_addr;
-	unsigned int i;
-	int err;
+	const u8 *mac = p->ndev->dev_addr;
 
-	p->rx_buf_len = ndev->mtu + ETH_HLEN + VLAN_HLEN;
-	err = inc_alloc_rings(p);
-	if (err)
-		goto err_free;
-	for (i = 0; i < p->rx.size; i++) {
-		err = inc_rx_alloc(p, i);
-		if (err)
-			goto err_free;
-	}
-
-	inc_wr(p, INC_CTRL, 0);
-	inc_wr(p, INC_IRQ_ENABLE, 0);
-	p->tx.prod = inc_program_queue(p, INC_TXQ, &p->tx);
-	p->tx.clean = p->tx.prod;
-	p->rx.clean = inc_program_queue(p, INC_RXQ, &p->rx);
-	for (i = 0; i < p->rx.size; i++)
-		inc_rx_post(p, (p->rx.clean + i) & (p->rx.size - 1));
-	/* every RX slot is posted, always: PROD = clean + size */
-	p->rx.prod = p->rx.clean + p->rx.size;
-	dma_wmb();
-	inc_wr(p, INC_RXQ + INC_Q_PROD, p->rx.prod);
-
-	inc_wr(p, INC_MAX_FRAME, p->rx_buf_len);
 	inc_wr(p, INC_MAC_LO, mac[0] | mac[1] << 8 | mac[2] << 16 |
 	       (u32)mac[3] << 24);
 	inc_wr(p, INC_MAC_HI, mac[4] | mac[5] << 8);
+}
+
+/* ---- interrupts ---- */
+
+static irqreturn_t inc_irq(int irq, void *data)
+{
+	struct inc_priv *p = data;
+
+	/* a line shared with others: is it ours? */
+	if (p->irq_shared) {
+		u32 st = inc_rd(p, INC_IRQ_STATUS);
+
+		if (!st || st == ~0u)
+			return IRQ_NONE;
+		inc_wr(p, INC_IRQ_STATUS, st);
+	}
+	napi_schedule_irqoff(&p->napi);
+	return IRQ_HANDLED;
+}
+
+/* At open, so that /proc/interrupts names the interface. */
+static int inc_request_irqs(struct inc_priv *p)
+{
+	static const char *const what[] = { "tx", "rx" };
+	int i, err;
+
+	for (i = 0; i < p->nvec; i++) {
+		if (p->nvec == 1)
+			strscpy(p->irq_name[i], p->ndev->name,
+				sizeof(p->irq_name[i]));
+		else
+			snprintf(p->irq_name[i], sizeof(p->irq_name[i]),
+				 "%s-%s", p->ndev->name, what[i]);
+		err = request_irq(pci_irq_vector(p->pdev, i), inc_irq,
+				  p->irq_shared ? IRQF_SHARED : 0,
+				  p->irq_name[i], p);
+		if (err)
+			goto err_free;
+	}
+	return 0;
+
+err_free:
+	netdev_err(p->ndev, "requesting interrupt %d: %d\n", i, err);
+	while (--i >= 0)
+		free_irq(pci_irq_vector(p->pdev, i), p);
+	return err;
+}
+
+static void inc_free_irqs(struct inc_priv *p)
+{
+	int i;
+
+	for (i = 0; i < p->nvec; i++)
+		free_irq(pci_irq_vector(p->pdev, i), p);
+}
+
+static void inc_sync_irqs(struct inc_priv *p)
+{
+	int i;
+
+	for (i = 0; i < p->nvec; i++)
+		synchronize_irq(pci_irq_vector(p->pdev, i));
+}
+
+/* ---- starting and stopping the NIC ---- */
+
+static bool inc_idle(struct inc_priv *p)
+{
+	const u32 both = INC_STATUS_TX_IDLE | INC_STATUS_RX_IDLE;
+	u32 st;
+
+	return !read_poll_timeout(inc_rd, st, st != ~0u && (st & both) == both,
+				  1000, INC_IDLE_US, false, p, INC_STATUS);
+}
+
+/*
+ * Cut the NIC off from memory and reset it. 0: it is at its reset state
+ * with bus mastering on again. Otherwise bus mastering stays off (if the
+ * transport could turn it off) and INC_S_DMA_OFF says the NIC needs a
+ * reset before it is used again.
+ */
+static int inc_reset_nic(struct inc_priv *p)
+{
+	int err;
+
+	set_bit(INC_S_DMA_OFF, &p->state);
+	if (p->tp->set_master(p, false))
+		set_bit(INC_S_DMA_CUT, &p->state);
+	else
+		clear_bit(INC_S_DMA_CUT, &p->state);
+	err = p->tp->reset ? p->tp->reset(p) : -EOPNOTSUPP;
+	if (!err && !inc_idle(p))
+		err = -ETIMEDOUT;
+	if (err) {
+		netdev_err(p->ndev, "NIC reset failed (%d): it stays cut off from memory until a reset works\n",
+			   err);
+		return err;
+	}
+	/* a known state before it may reach memory again */
+	inc_wr(p, INC_IRQ_ENABLE, 0);
+	inc_wr(p, INC_CTRL, 0);
+	p->tp->set_master(p, true);
+	clear_bit(INC_S_DMA_OFF, &p->state);
+	clear_bit(INC_S_DMA_CUT, &p->state);
+	p->resets++;
+	netdev_info(p->ndev, "NIC reset (%u since probe)\n", p->resets);
+	return 0;
+}
+
+/*
+ * Stop the NIC: no interrupt, no NAPI, no xmit, queues off. true when the
+ * NIC can no longer touch the rings (it went idle, or it was cut off from
+ * memory); false only when it could be neither stopped nor cut off.
+ * reset: reset the NIC even if it goes idle (recovery).
+ */
+static bool inc_hw_stop(struct inc_priv *p, bool reset)
+{
+	netif_tx_disable(p->ndev);
+	napi_disable(&p->napi);
+	/* after NAPI: a poll re-enables interrupts when it completes */
+	inc_wr(p, INC_IRQ_ENABLE, 0);
+	inc_sync_irqs(p);
+	inc_wr(p, INC_CTRL, 0);
+	if (test_bit(INC_S_FROZEN, &p->state))
+		return true;	/* the link is down: the NIC cannot reach memory */
+	if (!reset && !test_bit(INC_S_DMA_OFF, &p->state) && inc_idle(p))
+		return true;
+	if (!reset)
+		netdev_warn(p->ndev, "NIC not idle %u ms after its queues were disabled (STATUS 0x%08x): resetting it\n",
+			    INC_IDLE_US / 1000, inc_rd(p, INC_STATUS));
+	inc_reset_nic(p);
+	return !test_bit(INC_S_DMA_OFF, &p->state) ||
+	       test_bit(INC_S_DMA_CUT, &p->state);
+}
+
+/* Point the NIC at p->r (every RX slot holds a buffer) and start it. */
+static void inc_hw_start(struct inc_priv *p)
+{
+	struct inc_rings *r = &p->r;
+	unsigned int i;
+
+	inc_wr(p, INC_CTRL, 0);
+	inc_wr(p, INC_IRQ_ENABLE, 0);
+	r->tx.prod = inc_program_queue(p, INC_TXQ, &r->tx);
+	r->tx.clean = r->tx.prod;
+	r->rx.clean = inc_program_queue(p, INC_RXQ, &r->rx);
+	for (i = 0; i < r->rx.size; i++)
+		inc_rx_post(r, (r->rx.clean + i) & (r->rx.size - 1));
+	/* every RX slot is posted, always: PROD = clean + size */
+	r->rx.prod = r->rx.clean + r->rx.size;
+	dma_wmb();
+	inc_wr(p, INC_RXQ + INC_Q_PROD, r->rx.prod);
+
+	inc_wr(p, INC_MAX_FRAME, r->buf_len);
+	inc_write_mac(p);
 	inc_wr(p, INC_IRQ_COAL_TX, p->coal_tx);
 	inc_wr(p, INC_IRQ_COAL_RX, p->coal_rx);
 	inc_wr(p, INC_IRQ_STATUS, BIT(INC_IRQ_TX) | BIT(INC_IRQ_RX));
 
-	netdev_reset_queue(ndev);
+	netdev_reset_queue(p->ndev);
 	napi_enable(&p->napi);
 	inc_wr(p, INC_IRQ_ENABLE, BIT(INC_IRQ_TX) | BIT(INC_IRQ_RX));
 	inc_wr(p, INC_CTRL, INC_CTRL_TX_EN | INC_CTRL_RX_EN);
-	netif_start_queue(ndev);
-	schedule_delayed_work(&p->watch, 0);
-	return 0;
-
-err_free:
-	inc_rx_free_all(p);
-	inc_free_rings(p);
-	return err;
+	netif_tx_wake_all_queues(p->ndev);
 }
 
-void inc_down(struct inc_priv *p)
+/* Free rings the NIC was using, or leak them if it may still write them. */
+static void inc_rings_release(struct inc_priv *p, struct inc_rings *r,
+			      bool safe)
 {
-	u32 st;
-
-	netif_tx_disable(p->ndev);
-	cancel_delayed_work_sync(&p->watch);
-	inc_wr(p, INC_CTRL, 0);
-	/* let a frame in flight finish its DMA before the buffers go */
-	if (read_poll_timeout(inc_rd, st, (st & (INC_STATUS_TX_IDLE |
-		INC_STATUS_RX_IDLE)) == (INC_STATUS_TX_IDLE | INC_STATUS_RX_IDLE),
-		1000, INC_IDLE_US, false, p, INC_STATUS))
-		netdev_warn(p->ndev, "NIC not idle after %u ms (STATUS 0x%08x)\n",
-			    INC_IDLE_US / 1000, st);
-	inc_wr(p, INC_IRQ_ENABLE, 0);
-	napi_disable(&p->napi);
-	netif_carrier_off(p->ndev);
-	inc_tx_free_all(p);
-	inc_rx_free_all(p);
-	inc_free_rings(p);
-	netdev_reset_queue(p->ndev);
+	if (safe)
+		inc_rings_free(p, r);
+	else
+		inc_rings_leak(p, r);
 }
 
 static int inc_open(struct net_device *ndev)
 {
-	return inc_up(netdev_priv(ndev));
+	struct inc_priv *p = netdev_priv(ndev);
+	int err;
+
+	if (test_bit(INC_S_DMA_OFF, &p->state) && inc_reset_nic(p))
+		return -EIO;
+	err = inc_rings_alloc(p, &p->r, p->tx_size, p->rx_size, ndev->mtu);
+	if (err)
+		return err;
+	err = inc_request_irqs(p);
+	if (err)
+		goto err_rings;
+	inc_hw_start(p);
+	schedule_delayed_work(&p->watch, 0);
+	return 0;
+
+err_rings:
+	inc_rings_free(p, &p->r);
+	return err;
 }
 
 static int inc_stop(struct net_device *ndev)
 {
-	inc_down(netdev_priv(ndev));
+	struct inc_priv *p = netdev_priv(ndev);
+	bool safe;
+
+	cancel_delayed_work_sync(&p->watch);
+	safe = inc_hw_stop(p, false);
+	netif_carrier_off(ndev);
+	inc_free_irqs(p);
+	inc_rings_release(p, &p->r, safe);
 	return 0;
+}
+
+/*
+ * New ring sizes or MTU (under RTNL). Running: the new rings first, then
+ * the swap; on -ENOMEM the running configuration is kept.
+ */
+int inc_reconfigure(struct inc_priv *p, unsigned int tx_size,
+		    unsigned int rx_size, unsigned int mtu)
+{
+	struct net_device *ndev = p->ndev;
+	struct inc_rings new, old;
+	bool safe;
+	int err;
+
+	ASSERT_RTNL();
+	if (!netif_running(ndev)) {
+		p->tx_size = tx_size;
+		p->rx_size = rx_size;
+		ndev->mtu = mtu;
+		return 0;
+	}
+	err = inc_rings_alloc(p, &new, tx_size, rx_size, mtu);
+	if (err) {
+		netdev_warn(ndev, "no memory for %u/%u descriptors at MTU %u: keeping %u/%u at MTU %u\n",
+			    tx_size, rx_size, mtu, p->r.tx.size, p->r.rx.size,
+			    ndev->mtu);
+		return err;
+	}
+	safe = inc_hw_stop(p, false);
+	old = p->r;
+	p->r = new;
+	p->tx_size = tx_size;
+	p->rx_size = rx_size;
+	ndev->mtu = mtu;
+	inc_hw_start(p);
+	inc_rings_release(p, &old, safe);
+	return 0;
+}
+
+/*
+ * Reset the NIC and start it again on the same rings: the frames waiting
+ * to be sent are dropped, the RX buffers are posted again (under RTNL).
+ */
+static int inc_recover_locked(struct inc_priv *p)
+{
+	unsigned int dropped;
+
+	ASSERT_RTNL();
+	if (!netif_running(p->ndev))
+		return 0;
+	inc_hw_stop(p, true);
+	if (test_bit(INC_S_DMA_OFF, &p->state)) {
+		/* still cut off: try again at the next timeout or recover */
+		netif_tx_wake_all_queues(p->ndev);
+		napi_enable(&p->napi);
+		return -EIO;
+	}
+	dropped = inc_tx_drop_all(p, &p->r.tx);
+	u64_stats_update_begin(&p->napi_stats.syncp);
+	p->napi_stats.tx_dropped += dropped;
+	u64_stats_update_end(&p->napi_stats.syncp);
+	inc_hw_start(p);
+	netdev_info(p->ndev, "NIC running again (%u frames waiting to be sent were dropped)\n",
+		    dropped);
+	return 0;
+}
+
+int inc_recover(struct inc_priv *p)
+{
+	int err;
+
+	rtnl_lock();
+	err = inc_recover_locked(p);
+	rtnl_unlock();
+	return err;
+}
+
+/* the watchdog's TX timeout, in process context */
+void inc_reset_task(struct work_struct *work)
+{
+	struct inc_priv *p = container_of(work, struct inc_priv, reset_task);
+
+	netdev_warn(p->ndev, "TX stalled: driver prod %u clean %u, NIC CONS %u, STATUS 0x%08x: resetting the NIC\n",
+		    READ_ONCE(p->r.tx.prod), READ_ONCE(p->r.tx.clean),
+		    inc_rd(p, INC_TXQ + INC_Q_CONS), inc_rd(p, INC_STATUS));
+	if (p->tx_reporter)
+		inc_devlink_report_tx(p, "TX timeout: the NIC stopped completing transmissions");
+	else
+		inc_recover(p);
+}
+
+/* The device goes away (PCI error, shutdown): close it. Under RTNL. */
+void inc_detach(struct inc_priv *p)
+{
+	ASSERT_RTNL();
+	netif_device_detach(p->ndev);
+	if (netif_running(p->ndev))
+		dev_close(p->ndev);
 }
 
 /* ---- transmit ---- */
@@ -280,9 +590,9 @@ static bool inc_can_compress(const struct inc_priv *p,
 		return false;
 	if (m->mode == INC_MODE_SPARSE && !(f & INC_FEAT_MODE_SPARSE))
 		return false;
-	if (!m->v4 && !(f & INC_FEAT_IPV6))
+	if (!m->l3.v4 && !(f & INC_FEAT_IPV6))
 		return false;
-	if (eth_type_vlan(skb->protocol) && !(f & INC_FEAT_VLAN))
+	if (m->l3.vlan && !(f & INC_FEAT_VLAN))
 		return false;
 	return true;
 }
@@ -290,7 +600,7 @@ static bool inc_can_compress(const struct inc_priv *p,
 static netdev_tx_t inc_xmit(struct sk_buff *skb, struct net_device *ndev)
 {
 	struct inc_priv *p = netdev_priv(ndev);
-	struct inc_ring *r = &p->tx;
+	struct inc_ring *r = &p->r.tx;
 	struct inc_sw_stats *st = &p->xmit_stats;
 	struct inc_tx_slot *slot;
 	struct inc_txd *d;
@@ -298,20 +608,28 @@ static netdev_tx_t inc_xmit(struct sk_buff *skb, struct net_device *ndev)
 	unsigned int i;
 	dma_addr_t dma;
 	bool marked;
+	u16 prod;
 
 	if (skb_put_padto(skb, ETH_ZLEN))
 		goto dropped;	/* freed */
-	if (skb_linearize(skb) || skb->len > p->rx_buf_len) {
+	if (skb_linearize(skb) || skb->len > p->r.buf_len) {
 		dev_kfree_skb_any(skb);
 		goto dropped;
 	}
 	marked = inc_mark_frame(skb, &m) && inc_can_compress(p, skb, &m);
-	if (marked && inc_peers_plain(skb)) {
+	if (marked && inc_peers_plain(p->peers, &m.l3)) {
 		/* the peer cannot restore it: send it as it is */
 		marked = false;
-		u64_stats_update_begin(&st->syncp);
-		st->tx_plain_peer++;
-		u64_stats_update_end(&st->syncp);
+		inc_stat_inc(st, &st->tx_plain_peer);
+	} else if (marked && m.retrans >= INC_PLAIN_RETRANS) {
+		/*
+		 * Retransmitted again and again: maybe no inceptionn NIC
+		 * there and its ICMP errors filtered. Send it plain, and
+		 * the peer's next frames too for a while.
+		 */
+		marked = false;
+		inc_peers_suspect(p->peers, &m.l3);
+		inc_stat_inc(st, &st->tx_plain_retrans);
 	}
 	dma = dma_map_single(inc_dma(p), skb->data, skb->len, DMA_TO_DEVICE);
 	if (dma_mapping_error(inc_dma(p), dma)) {
@@ -319,7 +637,8 @@ static netdev_tx_t inc_xmit(struct sk_buff *skb, struct net_device *ndev)
 		goto dropped;
 	}
 
-	i = r->prod & (r->size - 1);
+	prod = r->prod;
+	i = prod & (r->size - 1);
 	slot = &r->tx[i];
 	slot->skb = skb;
 	slot->dma = dma;
@@ -334,8 +653,10 @@ static netdev_tx_t inc_xmit(struct sk_buff *skb, struct net_device *ndev)
 	d->range_len = cpu_to_le16(marked ? m.range_len : 0);
 	d->status = 0;
 	netdev_sent_queue(ndev, skb->len);
-	r->prod++;
+	/* the slot is complete before NAPI can see it (inc_tx_clean) */
+	smp_store_release(&r->prod, (u16)(prod + 1));
 	if (marked) {
+		inc_peers_sent(p->peers, &m.l3);
 		u64_stats_update_begin(&st->syncp);
 		st->tx_marked++;
 		st->tx_marked_bytes += m.range_len;
@@ -356,9 +677,7 @@ static netdev_tx_t inc_xmit(struct sk_buff *skb, struct net_device *ndev)
 	return NETDEV_TX_OK;
 
 dropped:
-	u64_stats_update_begin(&st->syncp);
-	st->tx_dropped++;
-	u64_stats_update_end(&st->syncp);
+	inc_stat_inc(st, &st->tx_dropped);
 	/* the last of a batch: the doorbell for those queued before it */
 	if (!netdev_xmit_more()) {
 		dma_wmb();
@@ -369,18 +688,22 @@ dropped:
 
 static void inc_tx_clean(struct inc_priv *p, int budget)
 {
-	struct inc_ring *r = &p->tx;
+	struct inc_ring *r = &p->r.tx;
 	struct inc_sw_stats *st = &p->napi_stats;
 	unsigned int pkts = 0, bytes = 0;
+	/* pairs with the release in inc_xmit(): the slots up to prod */
+	u16 prod = smp_load_acquire(&r->prod);
+	u16 clean = r->clean;
 
-	while (r->clean != r->prod) {
-		unsigned int i = r->clean & (r->size - 1);
+	while (clean != prod) {
+		unsigned int i = clean & (r->size - 1);
 		struct inc_tx_slot *slot = &r->tx[i];
-		u32 status = le32_to_cpu(READ_ONCE(r->txd[i].status));
+		struct inc_txd *d = &r->txd[i];
+		u32 status = le32_to_cpu(READ_ONCE(d->status));
 
 		if (!(status & INC_DESC_DONE))
 			break;
-		dma_rmb();
+		dma_rmb();	/* the status before anything else of it */
 		dma_unmap_single(inc_dma(p), slot->dma, slot->len,
 				 DMA_TO_DEVICE);
 		u64_stats_update_begin(&st->syncp);
@@ -397,10 +720,13 @@ static void inc_tx_clean(struct inc_priv *p, int budget)
 		bytes += slot->len;
 		napi_consume_skb(slot->skb, budget);
 		slot->skb = NULL;
-		r->clean++;
+		/* the slot's DONE belongs to this use only */
+		WRITE_ONCE(d->status, 0);
+		clean++;
 	}
 	if (!pkts)
 		return;
+	WRITE_ONCE(r->clean, clean);
 	netdev_completed_queue(p->ndev, pkts, bytes);
 	/* pairs with the barrier in inc_xmit() */
 	smp_mb();
@@ -412,41 +738,46 @@ static void inc_tx_clean(struct inc_priv *p, int budget)
 
 static int inc_rx(struct inc_priv *p, int budget)
 {
-	struct inc_ring *r = &p->rx;
+	struct inc_rings *rs = &p->r;
+	struct inc_ring *r = &rs->rx;
 	struct inc_sw_stats *st = &p->napi_stats;
 	int done = 0;
 
 	while (done < budget) {
 		unsigned int i = r->clean & (r->size - 1);
-		struct inc_rx_slot *slot = &r->rx[i];
 		struct inc_rxd *d = &r->rxd[i];
 		u32 status = le32_to_cpu(READ_ONCE(d->status));
-		unsigned int len;
+		struct page *page = r->rx[i].page;
 		struct sk_buff *skb;
-		dma_addr_t dma;
+		unsigned int len;
 
 		if (!(status & INC_DESC_DONE))
 			break;
 		dma_rmb();
 		len = le16_to_cpu(d->len);
-		skb = slot->skb;
-		dma = slot->dma;
-		if (len < ETH_HLEN || len > p->rx_buf_len) {
+		if (len < ETH_HLEN || len > rs->buf_len) {
 			/* the NIC broke its promise: drop, keep the buffer */
-			u64_stats_update_begin(&st->syncp);
-			st->rx_errors++;
-			u64_stats_update_end(&st->syncp);
-		} else if (inc_rx_alloc(p, i)) {
+			inc_stat_inc(st, &st->rx_errors);
+		} else if (inc_rx_fill(p, rs, i, GFP_ATOMIC)) {
 			/* no memory: this frame is lost, the buffer reused */
-			u64_stats_update_begin(&st->syncp);
-			st->rx_dropped++;
-			u64_stats_update_end(&st->syncp);
+			inc_stat_inc(st, &st->rx_dropped);
 		} else {
-			dma_unmap_single(inc_dma(p), dma, p->rx_buf_len,
-					 DMA_FROM_DEVICE);
+			dma_sync_single_range_for_cpu(inc_dma(p),
+						      page_pool_get_dma_addr(page),
+						      INC_RX_HEADROOM, len,
+						      DMA_FROM_DEVICE);
+			skb = napi_build_skb(page_address(page),
+					     PAGE_SIZE << rs->pool->p.order);
+			if (unlikely(!skb)) {
+				page_pool_recycle_direct(rs->pool, page);
+				inc_stat_inc(st, &st->rx_dropped);
+				goto repost;
+			}
+			skb_mark_for_recycle(skb);
+			skb_reserve(skb, INC_RX_HEADROOM);
 			skb_put(skb, len);
 			skb->protocol = eth_type_trans(skb, p->ndev);
-			inc_peers_learn(skb);
+			inc_peers_learn(p->peers, skb);
 			u64_stats_update_begin(&st->syncp);
 			st->rx_packets++;
 			st->rx_bytes += len;
@@ -455,7 +786,8 @@ static int inc_rx(struct inc_priv *p, int budget)
 			u64_stats_update_end(&st->syncp);
 			napi_gro_receive(&p->napi, skb);
 		}
-		inc_rx_post(p, i);
+repost:
+		inc_rx_post(rs, i);
 		r->clean++;
 		r->prod++;
 		done++;
@@ -467,23 +799,7 @@ static int inc_rx(struct inc_priv *p, int budget)
 	return done;
 }
 
-/* ---- interrupts and NAPI ---- */
-
-irqreturn_t inc_irq(int irq, void *data)
-{
-	struct inc_priv *p = data;
-
-	/* a line shared with others: is it ours? */
-	if (p->nvec == 1 && !p->pdev->msi_enabled && !p->pdev->msix_enabled) {
-		u32 st = inc_rd(p, INC_IRQ_STATUS);
-
-		if (!st || st == ~0u)
-			return IRQ_NONE;
-		inc_wr(p, INC_IRQ_STATUS, st);
-	}
-	napi_schedule_irqoff(&p->napi);
-	return IRQ_HANDLED;
-}
+/* ---- NAPI ---- */
 
 int inc_poll(struct napi_struct *napi, int budget)
 {
@@ -529,38 +845,30 @@ static int inc_change_mtu(struct net_device *ndev, int mtu)
 {
 	struct inc_priv *p = netdev_priv(ndev);
 
-	if (!netif_running(ndev)) {
-		ndev->mtu = mtu;
-		return 0;
-	}
-	inc_down(p);
-	ndev->mtu = mtu;
-	return inc_up(p);
+	return inc_reconfigure(p, p->tx_size, p->rx_size, mtu);
 }
 
+/* IFF_LIVE_ADDR_CHANGE: the NIC takes a new address at any time */
 static int inc_set_mac(struct net_device *ndev, void *addr)
 {
 	struct inc_priv *p = netdev_priv(ndev);
-	const u8 *mac;
 	int err;
 
 	err = eth_mac_addr(ndev, addr);
 	if (err)
 		return err;
-	mac = ndev->dev_addr;
-	inc_wr(p, INC_MAC_LO, mac[0] | mac[1] << 8 | mac[2] << 16 |
-	       (u32)mac[3] << 24);
-	inc_wr(p, INC_MAC_HI, mac[4] | mac[5] << 8);
+	if (netif_device_present(ndev))
+		inc_write_mac(p);
 	return 0;
 }
 
+/* the watchdog's timer: registers are read in the reset task */
 static void inc_tx_timeout(struct net_device *ndev, unsigned int txq)
 {
 	struct inc_priv *p = netdev_priv(ndev);
 
-	netdev_warn(ndev, "TX stalled: driver prod %u clean %u, NIC CONS %u, STATUS 0x%08x\n",
-		    p->tx.prod, p->tx.clean, inc_rd(p, INC_TXQ + INC_Q_CONS),
-		    inc_rd(p, INC_STATUS));
+	p->tx_timeouts++;
+	schedule_work(&p->reset_task);
 }
 
 const struct net_device_ops inc_netdev_ops = {

@@ -3,7 +3,9 @@
  * inceptionn NIC: the FPGA board's transport. The NIC's registers are
  * BAR0 (docs/regmap.md); DMA goes through the board's PCIe bridge. MSI-X
  * with a vector per queue when the bridge offers it, else one MSI or INTx
- * vector for both (the handler then reads IRQ_STATUS).
+ * vector for both (the handler then reads IRQ_STATUS). A NIC reset is a
+ * function-level reset: the board's PCIe core resets the NIC's logic with
+ * it (docs/lab-hosts.md).
  */
 #include <linux/io.h>
 #include <linux/pci.h>
@@ -28,10 +30,39 @@ static void inc_pci_write(struct inc_priv *p, u32 off, u32 val)
 	writel(val, b->regs + off);
 }
 
+static bool inc_pci_set_master(struct inc_priv *p, bool on)
+{
+	if (on)
+		pci_set_master(p->pdev);
+	else
+		pci_clear_master(p->pdev);
+	return true;	/* a PCIe function without Bus Master issues no request */
+}
+
+/*
+ * FLR without the PCI core's reset_prepare/reset_done (the caller may hold
+ * RTNL, which those take): save the config space, reset, restore it.
+ */
+static int inc_pci_reset(struct inc_priv *p)
+{
+	struct pci_dev *pdev = p->pdev;
+	int err;
+
+	err = pcie_reset_flr(pdev, PCI_RESET_PROBE);
+	if (err)
+		return err;
+	pci_save_state(pdev);
+	err = pcie_reset_flr(pdev, PCI_RESET_DO_RESET);
+	pci_restore_state(pdev);
+	return err;
+}
+
 static const struct inc_transport inc_pci_transport = {
-	.name	= "PCIe BAR0",
-	.read	= inc_pci_read,
-	.write	= inc_pci_write,
+	.name		= "PCIe BAR0",
+	.read		= inc_pci_read,
+	.write		= inc_pci_write,
+	.set_master	= inc_pci_set_master,
+	.reset		= inc_pci_reset,
 };
 
 static int inc_pci_probe(struct pci_dev *pdev, const struct pci_device_id *id)
@@ -54,12 +85,13 @@ static int inc_pci_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	if (err)
 		return err;
 	b->regs = pcim_iomap_table(pdev)[0];
-	pci_set_master(pdev);
+	/* bus mastering: inc_probe(), once the NIC is quiet */
 	err = dma_set_mask_and_coherent(&pdev->dev, DMA_BIT_MASK(64));
 	if (err)
 		err = dma_set_mask_and_coherent(&pdev->dev, DMA_BIT_MASK(32));
 	if (err)
 		return err;
+	pci_save_state(pdev);
 	nvec = pci_alloc_irq_vectors(pdev, 1, 2, PCI_IRQ_ALL_TYPES);
 	if (nvec < 0)
 		return nvec;
@@ -75,6 +107,12 @@ static void inc_pci_remove(struct pci_dev *pdev)
 	pci_free_irq_vectors(pdev);
 }
 
+static void inc_pci_shutdown(struct pci_dev *pdev)
+{
+	inc_shutdown(pdev);
+	pci_disable_device(pdev);
+}
+
 static const struct pci_device_id inc_pci_ids[] = {
 	{ PCI_DEVICE(INC_PCI_VENDOR, INC_PCI_DEVICE) },
 	{ }
@@ -86,4 +124,6 @@ struct pci_driver inc_pci_driver = {
 	.id_table	= inc_pci_ids,
 	.probe		= inc_pci_probe,
 	.remove		= inc_pci_remove,
+	.shutdown	= inc_pci_shutdown,
+	.err_handler	= &inc_err_handlers,
 };

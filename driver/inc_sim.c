@@ -12,6 +12,7 @@
  */
 #include <linux/delay.h>
 #include <linux/io.h>
+#include <linux/io-64-nonatomic-lo-hi.h>
 #include <linux/ktime.h>
 #include <linux/pci.h>
 #include <linux/spinlock.h>
@@ -29,15 +30,20 @@
 
 /* how long a command may take before the device counts as gone */
 #define INC_SIM_TIMEOUT_US	(2 * USEC_PER_SEC)
+/* polls of a read's completion before it sleeps between polls */
+#define INC_SIM_SPINS		64
+/* a read whose ring entry was reused before its value was taken: again */
+#define INC_SIM_READ_TRIES	3
 
 struct inc_sim {
 	struct pci_dev *pdev;
 	void __iomem *regs;	/* ivshmem registers */
 	void __iomem *win;	/* the shared window */
-	spinlock_t lock;	/* the command ring */
+	spinlock_t lock;	/* posting to the command ring, prod */
 	u32 prod;		/* commands posted */
 	u32 entries;
 	u32 bar0;		/* the NIC's register space */
+	u32 features;		/* INCSIM_FEAT_* */
 	bool dead;
 };
 
@@ -50,7 +56,11 @@ static bool inc_sim_gone(struct inc_sim *s, const char *what)
 	return true;
 }
 
-/* Post one command; returns its index. Called with s->lock held. */
+/*
+ * Post one command; false if the device is gone. Called with s->lock held,
+ * from any context (netpoll's xmit included): it waits only while the ring
+ * is full, which a live incsim never leaves it for long.
+ */
 static bool inc_sim_post(struct inc_sim *s, u32 op, u32 addr, u32 val,
 			 u32 *idx)
 {
@@ -80,58 +90,128 @@ static bool inc_sim_post(struct inc_sim *s, u32 op, u32 addr, u32 val,
 	return true;
 }
 
+static bool inc_sim_cmd(struct inc_sim *s, u32 op, u32 addr, u32 val,
+			u32 *idx)
+{
+	unsigned long flags;
+	bool ok;
+
+	spin_lock_irqsave(&s->lock, flags);
+	ok = inc_sim_post(s, op, addr, val, idx);
+	spin_unlock_irqrestore(&s->lock, flags);
+	return ok;
+}
+
 static void inc_sim_write(struct inc_priv *p, u32 off, u32 val)
 {
-	struct inc_sim *s = p->tp_priv;
 	u32 idx;
 
 	/* descriptors in memory are visible before the command that says so */
 	wmb();
-	spin_lock_bh(&s->lock);
-	inc_sim_post(s, INCSIM_OP_WRITE, off, val, &idx);
-	spin_unlock_bh(&s->lock);
+	inc_sim_cmd(p->tp_priv, INCSIM_OP_WRITE, off, val, &idx);
+}
+
+/*
+ * A read: post it, wait (without the lock, sleeping after a short spin)
+ * until incsim has executed it, take its value. Process context only: the
+ * driver reads registers from nowhere else on this transport (it uses
+ * MSI-X, so the interrupt handler reads nothing).
+ */
+static bool inc_sim_wait(struct inc_sim *s, u32 idx)
+{
+	ktime_t end = ktime_add_us(ktime_get(), INC_SIM_TIMEOUT_US);
+	unsigned int i;
+
+	for (i = 0; (s32)(readl(s->win + INCSIM_OFF_CONS) - idx) <= 0; i++) {
+		if (ktime_after(ktime_get(), end))
+			return !inc_sim_gone(s, "did not answer a register read");
+		if (i < INC_SIM_SPINS)
+			cpu_relax();
+		else
+			usleep_range(10, 50);
+	}
+	return true;
 }
 
 static u32 inc_sim_read(struct inc_priv *p, u32 off)
 {
 	struct inc_sim *s = p->tp_priv;
-	u32 idx, val = ~0u;
-	ktime_t end;
+	unsigned long flags;
+	unsigned int tries;
+	u32 idx, val;
 
-	spin_lock_bh(&s->lock);
-	if (!inc_sim_post(s, INCSIM_OP_READ, off, 0, &idx))
-		goto out;
-	end = ktime_add_us(ktime_get(), INC_SIM_TIMEOUT_US);
-	while ((s32)(readl(s->win + INCSIM_OFF_CONS) - idx) <= 0) {
-		if (ktime_after(ktime_get(), end)) {
-			inc_sim_gone(s, "did not answer a register read");
-			goto out;
+	might_sleep();
+	for (tries = 0; tries < INC_SIM_READ_TRIES; tries++) {
+		if (!inc_sim_cmd(s, INCSIM_OP_READ, off, 0, &idx) ||
+		    !inc_sim_wait(s, idx))
+			return ~0u;
+		/*
+		 * cons passed it: the entry holds the value, unless writers
+		 * meanwhile posted a whole ring's worth and reused it
+		 */
+		spin_lock_irqsave(&s->lock, flags);
+		if (s->prod - idx <= s->entries) {
+			val = readl(s->win + INCSIM_OFF_RING +
+				    (idx % s->entries) * sizeof(struct incsim_cmd) +
+				    offsetof(struct incsim_cmd, value));
+			spin_unlock_irqrestore(&s->lock, flags);
+			return val;
 		}
-		cpu_relax();
+		spin_unlock_irqrestore(&s->lock, flags);
 	}
-	/* cons passed it: the entry holds the value (no one reuses it yet:
-	 * the lock is ours)
-	 */
-	val = readl(s->win + INCSIM_OFF_RING +
-		    (idx % s->entries) * sizeof(struct incsim_cmd) +
-		    offsetof(struct incsim_cmd, value));
-out:
-	spin_unlock_bh(&s->lock);
-	return val;
+	inc_sim_gone(s, "kept losing register reads");
+	return ~0u;
+}
+
+/*
+ * Bus mastering: the ivshmem device's command register, and incsim's own
+ * switch (INCSIM_OP_MASTER), the one that keeps the simulated NIC out of
+ * guest memory. A read after it returns once incsim has executed it.
+ */
+static bool inc_sim_set_master(struct inc_priv *p, bool on)
+{
+	struct inc_sim *s = p->tp_priv;
+	u32 idx;
+
+	if (on)
+		pci_set_master(p->pdev);
+	else
+		pci_clear_master(p->pdev);
+	if (!(s->features & INCSIM_FEAT_MASTER))
+		return false;
+	if (!inc_sim_cmd(s, INCSIM_OP_MASTER, 0, on, &idx) ||
+	    !inc_sim_wait(s, idx))
+		return false;
+	return true;
+}
+
+/* INCSIM_OP_RESET: what a function-level reset does to the board. */
+static int inc_sim_reset(struct inc_priv *p)
+{
+	struct inc_sim *s = p->tp_priv;
+	u32 idx;
+
+	if (!(s->features & INCSIM_FEAT_RESET))
+		return -EOPNOTSUPP;
+	if (!inc_sim_cmd(s, INCSIM_OP_RESET, 0, 0, &idx) || !inc_sim_wait(s, idx))
+		return -EIO;
+	return inc_sim_read(p, INC_MAGIC) == INC_MAGIC_VALUE ? 0 : -EIO;
 }
 
 static const struct inc_transport inc_sim_transport = {
-	.name	= "incsim (ivshmem)",
-	.read	= inc_sim_read,
-	.write	= inc_sim_write,
+	.name		= "incsim (ivshmem)",
+	.read		= inc_sim_read,
+	.write		= inc_sim_write,
+	.set_master	= inc_sim_set_master,
+	.reset		= inc_sim_reset,
 };
 
 /* Is this ivshmem device incsim's? Reads the window only. */
 static int inc_sim_check(struct inc_sim *s)
 {
 	struct device *dev = &s->pdev->dev;
-	u64 magic = readq(s->win + INCSIM_OFF_MAGIC);
-	u32 version, state;
+	u64 magic = lo_hi_readq(s->win + INCSIM_OFF_MAGIC);
+	u32 version, state, room;
 
 	if (magic != INCSIM_MAGIC) {
 		dev_info(dev, "ivshmem device without incsim's signature: not an inceptionn NIC, left alone\n");
@@ -150,9 +230,12 @@ static int inc_sim_check(struct inc_sim *s)
 	}
 	s->entries = readl(s->win + INCSIM_OFF_ENTRIES);
 	s->bar0 = readl(s->win + INCSIM_OFF_BAR0);
-	if (!s->entries || s->entries > 65536 || s->bar0 < INC_STATS) {
-		dev_err(dev, "incsim window with %u command entries and a %u-byte NIC: not usable\n",
-			s->entries, s->bar0);
+	s->features = readl(s->win + INCSIM_OFF_FEATURES);
+	/* the ring must fit in what the driver maps of the window */
+	room = (INCSIM_BAR2_SIZE - INCSIM_OFF_RING) / sizeof(struct incsim_cmd);
+	if (!s->entries || s->entries > room || s->bar0 < INC_STATS) {
+		dev_err(dev, "incsim window with %u command entries (room for %u) and a %u-byte NIC: not usable\n",
+			s->entries, room, s->bar0);
 		return -ENODEV;
 	}
 	/* take over where an earlier driver left the ring */
@@ -191,7 +274,7 @@ static int inc_sim_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 		return err;
 	s->regs = pcim_iomap_table(pdev)[IVSHMEM_BAR_REGS];
 	s->win = pcim_iomap_table(pdev)[IVSHMEM_BAR_SHM];
-	pci_set_master(pdev);
+	/* bus mastering: inc_probe(), once the NIC is quiet */
 	err = dma_set_mask_and_coherent(&pdev->dev, DMA_BIT_MASK(64));
 	if (err)
 		return err;
@@ -213,6 +296,11 @@ static void inc_sim_remove(struct pci_dev *pdev)
 	pci_free_irq_vectors(pdev);
 }
 
+static void inc_sim_shutdown(struct pci_dev *pdev)
+{
+	inc_shutdown(pdev);
+}
+
 static const struct pci_device_id inc_sim_ids[] = {
 	{ PCI_DEVICE(IVSHMEM_VENDOR, IVSHMEM_DEVICE) },
 	{ }
@@ -224,4 +312,6 @@ struct pci_driver inc_sim_driver = {
 	.id_table	= inc_sim_ids,
 	.probe		= inc_sim_probe,
 	.remove		= inc_sim_remove,
+	.shutdown	= inc_sim_shutdown,
+	.err_handler	= &inc_err_handlers,
 };

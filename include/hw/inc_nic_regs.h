@@ -38,6 +38,7 @@
 #define INC_FEAT_IRQ_COAL	(1u << 7)
 #define INC_FEAT_JUMBO		(1u << 8)
 #define INC_FEAT_STATS64	(1u << 9)
+#define INC_FEAT_LINK_SPEED	(1u << 10)	/* LINK_SPEED is valid (v1.1) */
 
 #define INC_CONFIG_LANES(c)	((c) & 0xff)
 #define INC_CONFIG_QUEUES(c)	(((c) >> 8) & 0xff)
@@ -49,6 +50,7 @@
 #define INC_MAC_LO		0x108
 #define INC_MAC_HI		0x10c
 #define INC_MAX_FRAME		0x110
+#define INC_LINK_SPEED		0x114	/* RO, Mbit/s of the link; 0 unknown */
 
 #define INC_CTRL_TX_EN		(1u << 0)
 #define INC_CTRL_RX_EN		(1u << 1)

@@ -44,6 +44,7 @@
 #define RX_QUEUE	8		/* link frames waiting for the MAC */
 #define NIC_CLK_MHZ	250		/* inc_nic's CLK_MHZ */
 #define TX_HOLD_ON	(256u << 10)	/* link bytes queued: MAC TX waits */
+#define STALL_MAX	8		/* --stall-after N,N,... */
 #define TX_HOLD_OFF	(64u << 10)
 #define UNSAFE_LOG_MAX	5		/* DMA safety messages printed */
 
@@ -61,7 +62,8 @@ struct incsim {
 	int tx_hold;
 	uint8_t mac[6];
 	int master;		/* bus mastering (INCSIM_OP_MASTER) */
-	uint64_t stall_after;	/* --stall-after, 0: none */
+	uint64_t stall_after[STALL_MAX];	/* --stall-after N[,N...] */
+	unsigned int stall_n, stall_i;	/* how many; the one armed now */
 	int stall_seen;		/* the stall's message was printed */
 	int check_dma;
 	/* counters */
@@ -118,7 +120,8 @@ struct opts {
 	uint64_t ram_size;
 	unsigned int vectors;
 	int stats, trace, random, check_dma;
-	uint64_t seed, stall_after;
+	uint64_t seed, stall_after[STALL_MAX];
+	unsigned int stall_n;
 	double gbps;
 	uint8_t mac[6];
 	int have_mac;
@@ -130,7 +133,7 @@ static void usage(FILE *f)
 "usage: incsim --ivshmem PATH --ram PATH [--ram-size SIZE]\n"
 "              [--link-listen PATH | --link-connect PATH] [--vectors N]\n"
 "              [--gbps G] [--mac MAC] [--name NAME] [--stats] [--random SEED] [--trace]\n"
-"              [--stall-after N] [--check-dma]\n"
+"              [--stall-after N[,N...]] [--check-dma]\n"
 "Runs the NIC's RTL as QEMU's ivshmem-doorbell device; see docs/sim.md.\n");
 }
 
@@ -268,14 +271,27 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			o->random = 1;
 			break;
 		case 'T': o->trace = 1; break;
-		case 'A':
-			errno = 0;
-			o->stall_after = strtoull(optarg, &end, 10);
-			if (errno || *end || end == optarg || optarg[0] == '-' ||
-			    o->stall_after == 0)
-				return bad_opt("bad --stall-after (frames, 1 or more): %s",
+		case 'A': {
+			const char *a = optarg;
+
+			for (o->stall_n = 0; o->stall_n < STALL_MAX; a = end + 1) {
+				uint64_t n;
+
+				errno = 0;
+				n = strtoull(a, &end, 10);
+				if (errno || end == a || a[0] == '-' || n == 0 ||
+				    (*end && *end != ','))
+					return bad_opt("bad --stall-after (frames, 1 or more, up to 8 separated by commas): %s",
+						       optarg);
+				o->stall_after[o->stall_n++] = n;
+				if (!*end)
+					break;
+			}
+			if (*end)
+				return bad_opt("bad --stall-after (at most 8 stalls): %s",
 					       optarg);
 			break;
+		}
 		case 'D': o->check_dma = 1; break;
 		case 'h': usage(stdout); exit(0);
 		default:
@@ -390,8 +406,8 @@ static void check_stall(struct incsim *s)
 	if (s->stall_seen || !nic_env_dma_stalled(s->env))
 		return;
 	s->stall_seen = 1;
-	msg(s, "fault: DMA bridge stalled after %" PRIu64 " frames (--stall-after)",
-	    s->stall_after);
+	msg(s, "fault: DMA bridge stalled after %" PRIu64 " frames (--stall-after, stall %u of %u)",
+	    s->stall_after[s->stall_i], s->stall_i + 1, s->stall_n);
 }
 
 /*
@@ -416,6 +432,16 @@ static void reset_nic(struct incsim *s)
 	nic_env_reset(s->env);
 	write_mac(s);
 	s->resets++;
+	/*
+	 * The next stall of the list once this one came (or this one again
+	 * if it did not), counted from this reset
+	 */
+	if (s->stall_i < s->stall_n && s->stall_seen) {
+		s->stall_i++;
+		s->stall_seen = 0;
+	}
+	if (s->stall_i < s->stall_n)
+		nic_env_stall_dma_after(s->env, s->stall_after[s->stall_i]);
 }
 
 /* A queue's BASE or SIZE: where and how far the NIC's DMA goes. */
@@ -766,7 +792,8 @@ int main(int argc, char **argv)
 	s.name = o.name;
 	s.trace = o.trace;
 	s.master = 1;
-	s.stall_after = o.stall_after;
+	memcpy(s.stall_after, o.stall_after, sizeof(s.stall_after));
+	s.stall_n = o.stall_n;
 	s.check_dma = o.check_dma;
 	s.ivs.listen_fd = s.ivs.conn_fd = s.ivs.shm_fd = -1;
 	s.link.listen_fd = s.link.fd = -1;
@@ -806,7 +833,8 @@ int main(int argc, char **argv)
 		default_mac(o.ivshmem, o.mac);
 	memcpy(s.mac, o.mac, sizeof(s.mac));
 	write_mac(&s);
-	nic_env_stall_dma_after(s.env, o.stall_after);
+	if (o.stall_n)
+		nic_env_stall_dma_after(s.env, o.stall_after[0]);
 
 	if (ivs_open(&s.ivs, o.ivshmem, o.vectors, INCSIM_BAR2_SIZE, err,
 		     sizeof(err)) < 0) {

@@ -50,19 +50,24 @@ fi
 gcc -static -O2 -Wall -Wextra -Werror -Iinclude/uapi -isystem "$KS/$KH" \
 	-o "$OUT/sockopt" tests/driver/selftests/sockopt.c -lpthread ||
 	{ echo "Bail out! tests/driver/selftests/sockopt.c did not build"; exit 1; }
+gcc -static -O2 -Wall -Wextra -Werror -Iinclude/uapi -o "$OUT/forge" \
+	tests/driver/selftests/forge.c ||
+	{ echo "Bail out! tests/driver/selftests/forge.c did not build"; exit 1; }
 
 list=$OUT/list
 if [ $# -gt 0 ]; then
 	printf '%s\n' "$@" >"$list"
 else
 	printf '%s\n' nic_probe.sh nic_ethtool.sh nic_mtu.sh nic_iperf.sh \
-		nic_grad_tcp.sh nic_grad_udp.sh nic_plain_peer.sh \
+		nic_grad_tcp.sh nic_grad_udp.sh nic_plain_peer.sh nic_peers.sh \
+		nic_peers_retrans.sh \
 		sockopt nic_mark_unload.sh nic_reload.sh >"$list"
 fi
 files=(--file "$ko:/lib/modules/inceptionn.ko"
 	--file "$KS/tools/testing/selftests/kselftest/runner.sh:/kselftest/kselftest/runner.sh"
 	--file "$list:/kselftest/inceptionn/list"
-	--file "$OUT/sockopt:/kselftest/inceptionn/sockopt")
+	--file "$OUT/sockopt:/kselftest/inceptionn/sockopt"
+	--file "$OUT/forge:/kselftest/inceptionn/forge")
 for f in tests/driver/selftests/*; do
 	files+=(--file "$f:/kselftest/inceptionn/$(basename "$f")")
 done

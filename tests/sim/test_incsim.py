@@ -420,6 +420,40 @@ def test_reset_master(tmp):
         sim.cleanup()
 
 
+def test_stall_list(tmp):
+    """--stall-after 2,3: a second stall 3 frames after the reset that ended
+    the first; a reset before a stall came keeps it armed; then no more."""
+    sim = Sim(tmp, "sl", ["--stall-after", "2,3"])
+    try:
+        q, ram, peer = sim.q, sim.ram, sim.peer
+        r = Rings(q, ram)
+        good = all(send_and_wait(r, peer, udp_frame(b"a%d" % k)) for k in range(2))
+        late = r.send(udp_frame(b"a late"))
+        time.sleep(0.4)
+        ok(good and not r.tx_status(late) & DONE, "--stall-after 2,3: the first stall after 2 frames")
+        q.cmd(OP_MASTER, 0, 0)
+        q.cmd(OP_RESET, 0)
+        r = Rings(q, ram)
+        q.cmd(OP_MASTER, 0, 1)
+        good = send_and_wait(r, peer, udp_frame(b"b0"))
+        q.cmd(OP_RESET, 0)          # before the second stall came: it stays armed
+        r = Rings(q, ram)
+        good = good and all(send_and_wait(r, peer, udp_frame(b"b%d" % k)) for k in range(1, 4))
+        late = r.send(udp_frame(b"b late"))
+        time.sleep(0.4)
+        ok(good and not r.tx_status(late) & DONE,
+           "the second stall 3 frames after the reset that followed the first")
+        q.cmd(OP_RESET, 0)
+        r = Rings(q, ram)
+        good = all(send_and_wait(r, peer, udp_frame(b"c%d" % k)) for k in range(8))
+        ok(good, "after the last stall of the list: 8 frames, no third stall")
+        rc, text = sim.finish()
+        ok(rc == 0 and "stall 1 of 2" in text and "stall 2 of 2" in text and
+           text.count("fault: DMA bridge stalled") == 2, "both stalls reported once each (exit %d)" % rc)
+    finally:
+        sim.cleanup()
+
+
 def test_stall(tmp):
     """--stall-after: a hung DMA bridge until OP_RESET."""
     sim = Sim(tmp, "st", ["--stall-after", "3"])
@@ -449,7 +483,7 @@ def test_stall(tmp):
         good = all(send_and_wait(r, peer, udp_frame(b"again %d" % k)) for k in range(6))
         ok(good, "after OP_RESET and reprogramming: six frames complete, no second stall")
         rc, text = sim.finish()
-        ok(rc == 0 and text.count("fault: DMA bridge stalled after 3 frames (--stall-after)") == 1,
+        ok(rc == 0 and text.count("fault: DMA bridge stalled after 3 frames (--stall-after") == 1,
            "the stall is reported once; exit 0 (%d)" % rc)
         ok(stat_of(text, "unsafe_reprogram") == 1 and stat_of(text, "dma_blocked") == 0 and
            "exit status 3" not in text,
@@ -524,7 +558,7 @@ def main():
             "over 2.75 GiB", "RAM too big")
     run_bad(["--ivshmem", ivs_path, "--ram", ram_path, "--bogus"], 2,
             "unknown or incomplete option", "unknown option")
-    for v in ("0", "-1", "abc", "3x", ""):
+    for v in ("0", "-1", "abc", "3x", "", "2,", "2,0", ",2", "1,2,3,4,5,6,7,8,9"):
         run_bad(["--ivshmem", ivs_path, "--ram", ram_path, "--stall-after", v], 2,
                 "bad --stall-after", "--stall-after '%s'" % v)
     run_bad(["--ivshmem", ivs_path, "--ram", tmp + "/nope"], 1,
@@ -665,6 +699,7 @@ def main():
                 pass
     test_reset_master(tmp)
     test_stall(tmp)
+    test_stall_list(tmp)
     test_check_dma(tmp)
     print("1..%d" % n_test)
     return 1 if n_fail else 0

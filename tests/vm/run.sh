@@ -12,7 +12,7 @@
 #         tests/vm/mkinitrd.sh); MEM is its RAM, e.g. 256M (the default).
 #         A helper guest (e.g. a link peer) need not finish: it is stopped
 #         once every other guest has finished.
-#   --nic GUEST:NIC[:link-listen=L|:link-connect=L][:stats][:stall-after=N]
+#   --nic GUEST:NIC[:link-listen=L|:link-connect=L][:stats][:stall-after=N[,N...]]
 #         an incsim NIC of GUEST: build/bin/incsim --ivshmem SOCK --ram
 #         /dev/shm/<unique> --ram-size MEM --name NIC --check-dma
 #         [--link-listen/--link-connect SOCKET-OF-L] [--stats] [--stall-after N],
@@ -21,7 +21,8 @@
 #         shared memory-backend-file RAM (one file for all its NICs). NICs
 #         appear on the guest's PCI bus in order. stall-after=N (N >= 1) hangs
 #         the NIC's DMA bridge once it has sent N frames, until the driver
-#         resets the NIC (docs/sim.md, "Faults").
+#         resets the NIC (docs/sim.md, "Faults"); N,M,...: again M frames
+#         after that reset, and so on.
 #   --virtio GUEST:link-connect=L|link-listen=L[:mac=MAC]   (mac= last)
 #         a virtio-net NIC of GUEST on link L (QEMU -netdev stream); the guest's
 #         initrd needs `--kmod virtio_pci --kmod virtio_net`. MAC defaults to
@@ -193,8 +194,8 @@ for spec in ${nic_specs[@]+"${nic_specs[@]}"}; do
 		stats) N_STATS[$n]=1 ;;
 		stall-after=*)
 			N_STALL[$n]=${x#stall-after=}
-			[[ ${N_STALL[$n]} =~ ^[1-9][0-9]*$ ]] ||
-				die "--nic $spec: stall-after=N expected, N >= 1 frames" ;;
+			[[ ${N_STALL[$n]} =~ ^[1-9][0-9]*(,[1-9][0-9]*)*$ ]] ||
+				die "--nic $spec: stall-after=N[,N...] expected, N >= 1 frames" ;;
 		*)
 			link_opt "--nic $spec" "$x"
 			N_MODE[$n]=$MODE N_LINK[$n]=$LINK ;;

@@ -43,6 +43,18 @@ wait_for() {
 	"$@" >/dev/null 2>&1
 }
 
+# debugfs (the driver's /sys/kernel/debug/inceptionn/<PCI name>/), mounted once
+mount_debugfs() {
+	grep -q " /sys/kernel/debug debugfs " /proc/mounts ||
+		mount -t debugfs debugfs /sys/kernel/debug
+}
+
+# dbgdir IFACE: the driver's debugfs directory of IFACE's NIC
+dbgdir() {
+	mount_debugfs
+	echo "/sys/kernel/debug/inceptionn/$(basename "$(readlink -f "/sys/class/net/$1/device")")"
+}
+
 carrier_up() { [ "$(cat /sys/class/net/$IF/carrier 2>/dev/null)" = 1 ]; }
 
 # The simulated clusters (make demo, make demo-train, the inccl cluster
