@@ -4,8 +4,9 @@
 # The driver's selftests: two QEMU guests with Debian's kernel and
 # inceptionn.ko, each with an incsim NIC, the two NICs linked back to back.
 # The main guest runs tests/driver/selftests/* with the kernel's kselftest
-# runner (from Debian's linux-source-6.1); the peer answers (ping, iperf3,
-# incgrad servers).
+# runner (from Debian's linux-source-6.1), and the kernel's own generic
+# net/netdevice.sh from there, unmodified (ksft_netdevice.sh runs it); the
+# peer answers (ping, iperf3, incgrad servers).
 #
 # A third guest, "plain", has an ordinary virtio-net NIC linked to the main
 # guest's second NIC (eth1): a peer without an inceptionn NIC.
@@ -39,6 +40,13 @@ if [ ! -r "$KS/tools/testing/selftests/kselftest/runner.sh" ]; then
 		linux-source-6.1/tools/testing/selftests/kselftest/runner.sh ||
 		{ echo "Bail out! cannot extract runner.sh from $SRC"; exit 1; }
 fi
+# the kernel's generic netdev selftest, run unmodified against the NICs by
+# ksft_netdevice.sh
+NETDEVICE=tools/testing/selftests/net/netdevice.sh
+if [ ! -r "$KS/$NETDEVICE" ]; then
+	tar -xJf "$SRC" -C "$KS" --strip-components=1 "linux-source-6.1/$NETDEVICE" ||
+		{ echo "Bail out! cannot extract netdevice.sh from $SRC"; exit 1; }
+fi
 # the C selftest: the kernel's kselftest_harness.h, static (busybox guests)
 KH=tools/testing/selftests
 if [ ! -r "$KS/$KH/kselftest_harness.h" ] || [ ! -r "$KS/$KH/kselftest.h" ]; then
@@ -58,7 +66,8 @@ list=$OUT/list
 if [ $# -gt 0 ]; then
 	printf '%s\n' "$@" >"$list"
 else
-	printf '%s\n' nic_probe.sh nic_ethtool.sh nic_mtu.sh nic_iperf.sh \
+	printf '%s\n' nic_probe.sh nic_ethtool.sh ksft_netdevice.sh \
+		nic_mtu.sh nic_iperf.sh \
 		nic_grad_tcp.sh nic_grad_udp.sh nic_plain_peer.sh nic_peers.sh \
 		nic_peers_retrans.sh \
 		sockopt nic_mark_unload.sh nic_reload.sh >"$list"
@@ -66,6 +75,7 @@ fi
 files=(--file "$ko:/lib/modules/inceptionn.ko"
 	--file "$KS/tools/testing/selftests/kselftest/runner.sh:/kselftest/kselftest/runner.sh"
 	--file "$list:/kselftest/inceptionn/list"
+	--file "$KS/$NETDEVICE:/kselftest/net/netdevice.sh"
 	--file "$OUT/sockopt:/kselftest/inceptionn/sockopt"
 	--file "$OUT/forge:/kselftest/inceptionn/forge")
 for f in tests/driver/selftests/*; do
@@ -73,7 +83,9 @@ for f in tests/driver/selftests/*; do
 done
 GRAD=${GRAD:-../shared/gradients/cnn-step0050.f32}
 [ -r "$GRAD" ] && files+=(--file "$GRAD:/data/grad.f32")
-bins=(--bin ethtool --bin iperf3)
+# iproute2's ip and devlink (scripts/install-deps.sh vm): busybox has no
+# devlink, and its ip is not the one the kernel's selftests are written for
+bins=(--bin ethtool --bin iperf3 --bin /sbin/ip --bin /sbin/devlink)
 [ -x "$BUILD/bin/incgrad" ] || make --no-print-directory "$BUILD/bin/incgrad" >&2 ||
 	{ echo "Bail out! incgrad did not build"; exit 1; }
 bins+=(--bin "$BUILD/bin/incgrad")

@@ -2,8 +2,26 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # ethtool: ring sizes get/set (bad sizes refused), coalescing get/set,
-# statistics with the NIC's compression counters and the driver's.
+# statistics with the NIC's compression counters and the driver's, the
+# IEEE 802.3 MAC statistics, link settings, the register dump; the MAC
+# address changed while up; devlink's info and health reporter.
 . ./lib.sh
+
+# regs: ethtool -d's hex dump as "OFFSET VALUE" lines, one per pair of
+# little-endian 32-bit words (the driver dumps (offset, value) pairs)
+regs() {
+	ethtool -d "$IF" | awk '/^0x[0-9a-f]+:/ { for (i = 2; i <= NF; i++) b[n++] = $i }
+		END {
+			for (i = 0; i + 8 <= n; i += 8)
+				printf "0x%s%s%s%s 0x%s%s%s%s\n", b[i + 3], b[i + 2],
+					b[i + 1], b[i], b[i + 7], b[i + 6], b[i + 5], b[i + 4]
+			if (n % 8) print "odd"
+		}'
+}
+# macstat NAME: a counter of ethtool -S $IF --groups eth-mac
+macstat() {
+	ethtool -S "$IF" --groups eth-mac | sed -n "s/^ *eth-mac-$1: //p"
+}
 
 ethtool -g "$IF" | tee /tmp/g
 grep -A2 'Pre-set maximums' /tmp/g | grep -q 'RX:[[:space:]]*4096' || fail "max RX ring 4096"
@@ -34,5 +52,51 @@ ethtool -S "$IF"
 for s in tx_comp_frames tx_bytes_saved rx_decomp_frames rx_drop_malformed drv_tx_marked drv_rx_restored; do
 	[ -n "$(stat $s)" ] || fail "ethtool -S has no $s"
 done
+f0=$(macstat FramesTransmittedOK)
+ping -c 3 -W 5 "$PEER4" >/dev/null || fail ping
+ethtool -S "$IF" --groups eth-mac || fail "ethtool -S --groups eth-mac"
+f1=$(macstat FramesTransmittedOK)
+[ -n "$f0" ] && [ -n "$f1" ] || fail "ethtool -S --groups eth-mac: no FramesTransmittedOK"
+[ "$f1" -ge $((f0 + 3)) ] || fail "FramesTransmittedOK $f0 -> $f1 after 3 pings"
+
+# link settings: the speed may be unknown (no LINK_SPEED register)
+ethtool "$IF" | tee /tmp/l || fail "ethtool $IF"
+grep -q '^[[:space:]]*Speed: ' /tmp/l || fail "ethtool: no speed"
+grep -q '^[[:space:]]*Duplex: Full' /tmp/l || fail "ethtool: duplex not full"
+grep -q 'Link detected: yes' /tmp/l || fail "ethtool: link not detected"
+
+# the register dump: (offset, value) pairs, MAGIC "INC1" at offset 0
+regs >/tmp/d || fail "ethtool -d"
+sed 's/^/  /' /tmp/d
+[ -s /tmp/d ] && ! grep -q odd /tmp/d || fail "ethtool -d: not (offset, value) pairs"
+grep -qx '0x00000000 0x31434e49' /tmp/d || fail "ethtool -d: no MAGIC 0x31434e49 at offset 0x0"
+while read -r off _; do
+	[ $((off % 4)) -eq 0 ] && [ $((off)) -lt 4096 ] || fail "ethtool -d: offset $off"
+done </tmp/d
+
+# the MAC address changes while up (IFF_LIVE_ADDR_CHANGE): the NIC's MAC_LO
+# and MAC_HI take it, the peer still answers (the kernel ARPs again, which
+# also updates the peer's entry), and again with the old one back
+mac0=$(cat "/sys/class/net/$IF/address")
+ip link set "$IF" address 02:11:22:33:44:55 || fail "ip link set $IF address while up"
+[ "$(cat "/sys/class/net/$IF/address")" = 02:11:22:33:44:55 ] || fail "MAC not changed"
+regs >/tmp/d
+grep -qx '0x00000108 0x33221102' /tmp/d && grep -qx '0x0000010c 0x00005544' /tmp/d ||
+	fail "MAC_LO/MAC_HI do not hold 02:11:22:33:44:55"
+ping -c 3 -W 5 "$PEER4" || fail "ping with MAC 02:11:22:33:44:55"
+ip link set "$IF" address "$mac0" || fail "ip link set $IF address $mac0"
+[ "$(cat "/sys/class/net/$IF/address")" = "$mac0" ] || fail "MAC not restored"
+ping -c 3 -W 5 "$PEER4" || fail "ping with MAC $mac0 back"
+
+# devlink: driver and register map version, the health reporter "tx"
+dl=pci/$(basename "$(readlink "/sys/class/net/$IF/device")")
+devlink dev info "$dl" | tee /tmp/i || fail "devlink dev info $dl"
+grep -q '^[[:space:]]*driver inceptionn$' /tmp/i || fail "devlink dev info: driver"
+grep -q '^[[:space:]]*fw\.regmap 1\.[0-9]' /tmp/i || fail "devlink dev info: no fw.regmap 1.x"
+devlink health show | tee /tmp/h || fail "devlink health show"
+sed -n "\|^$dl:|,\|^[^[:space:]]|p" /tmp/h | grep -q '^[[:space:]]*reporter tx$' ||
+	fail "devlink health show: no reporter tx for $dl"
+devlink health show "$dl" reporter tx | grep -q 'state healthy' ||
+	fail "devlink health: reporter tx not healthy"
 dmesg_clean || fail "kernel warnings"
 exit 0
