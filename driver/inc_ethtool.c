@@ -137,7 +137,12 @@ static void inc_get_ethtool_stats(struct net_device *ndev,
 		*data++ = *(u64 *)((u8 *)&sum + inc_sw_stat_desc[i].off);
 }
 
-/* ethtool -S DEV --groups eth-mac: the IEEE 802.3 names of the NIC's own */
+/*
+ * ethtool -S DEV --groups eth-mac: the IEEE 802.3 counters the NIC's own
+ * give exactly. Not given: OctetsReceivedOK and FrameCheckSequenceErrors
+ * (rx_bytes includes frames later dropped with a MAC error, and
+ * rx_drop_mac counts FCS errors and frames over MAX_FRAME together).
+ */
 static void inc_get_eth_mac_stats(struct net_device *ndev,
 				  struct ethtool_eth_mac_stats *s)
 {
@@ -147,8 +152,6 @@ static void inc_get_eth_mac_stats(struct net_device *ndev,
 	s->OctetsTransmittedOK = inc_read_stat(p, INC_ST_TX_BYTES);
 	s->FramesReceivedOK = inc_read_stat(p, INC_ST_RX_FRAMES) -
 			      inc_read_stat(p, INC_ST_RX_DROP_MAC);
-	s->OctetsReceivedOK = inc_read_stat(p, INC_ST_RX_BYTES);
-	s->FrameCheckSequenceErrors = inc_read_stat(p, INC_ST_RX_DROP_MAC);
 }
 
 static void inc_get_ringparam(struct net_device *ndev,

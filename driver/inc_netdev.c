@@ -383,8 +383,13 @@ static int inc_reset_nic(struct inc_priv *p)
  */
 static bool inc_hw_stop(struct inc_priv *p, bool reset)
 {
-	netif_tx_disable(p->ndev);
+	/*
+	 * NAPI first: a poll wakes the TX queue when it reaps; stopped
+	 * before NAPI, the queue could wake again and xmit fill the rings
+	 * while they are swapped and reprogrammed
+	 */
 	napi_disable(&p->napi);
+	netif_tx_disable(p->ndev);
 	/* after NAPI: a poll re-enables interrupts when it completes */
 	inc_wr(p, INC_IRQ_ENABLE, 0);
 	inc_sync_irqs(p);

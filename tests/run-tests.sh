@@ -185,6 +185,8 @@ suite sim/faults          env BUILD="$BUILD" tests/sim/test-faults.sh
 suite driver/selftests    env BUILD="$BUILD" tests/driver/run-driver.sh
 # marked TCP over a switch that drops every 37th unicast frame: retransmissions
 suite driver/lossy        env BUILD="$BUILD" LOSS=37 tests/driver/run-driver.sh nic_grad_lossy.sh
+# a NIC whose DMA hangs three times: recovery, and no memory freed under it
+suite driver/stall        env BUILD="$BUILD" STALL=500,500,500 tests/driver/run-driver.sh nic_stall.sh
 # make demo, shortened (a 2-host cluster), its option checks and Ctrl-C
 # inccl with transport nic: marked sockets in a guest with inceptionn.ko, then
 # 4 guests with incsim NICs on the incswitch, bit-identical to sw on this host

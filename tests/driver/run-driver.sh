@@ -16,7 +16,10 @@
 #   inceptionn.ko to use instead of building one), GRAD (the float32 file the
 #   transfer tests send; default ../shared/gradients/cnn-step0050.f32), LOSS
 #   (N: main and peer meet on a switch that drops every Nth unicast frame,
-#   logs in $BUILD/vm/driver-lossy/; no plain guest)
+#   logs in $BUILD/vm/driver-lossy/; no plain guest), STALL (N[,N...]: main's
+#   NIC hangs its DMA after N frames, again after each reset: incsim
+#   --stall-after; logs in $BUILD/vm/driver-stall/; no plain guest), TAG
+#   (a name added to the initrd and log directories, so that runs overlap)
 # Output: TAP (one test point per selftest, then the runner's own), logs in
 # $BUILD/vm/driver/.
 set -uo pipefail
@@ -25,7 +28,7 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT" || exit 2
 BUILD=${BUILD:-build}
 TIMEOUT=${TIMEOUT:-900}
-OUT=$BUILD/driver/vm
+OUT=$BUILD/driver/vm${STALL:+-stall}${LOSS:+-lossy}${TAG:+-$TAG}
 SRC=/usr/src/linux-source-6.1.tar.xz
 mkdir -p "$OUT"
 export BUILD
@@ -69,8 +72,8 @@ else
 	printf '%s\n' nic_probe.sh nic_ethtool.sh ksft_netdevice.sh \
 		nic_mtu.sh nic_iperf.sh \
 		nic_grad_tcp.sh nic_grad_udp.sh nic_plain_peer.sh nic_peers.sh \
-		nic_peers_retrans.sh \
-		sockopt nic_mark_unload.sh nic_reload.sh >"$list"
+		nic_peers_retrans.sh nic_reconfig.sh \
+		sockopt nic_mark_unload.sh nic_reload.sh nic_cycles.sh >"$list"
 fi
 files=(--file "$ko:/lib/modules/inceptionn.ko"
 	--file "$KS/tools/testing/selftests/kselftest/runner.sh:/kselftest/kselftest/runner.sh"
@@ -97,15 +100,22 @@ tests/vm/mkinitrd.sh "$OUT/plain.cpio.gz" --kmod virtio_pci --kmod virtio_net --
 	"${files[@]}" "${bins[@]}" --script tests/driver/guest-plain.sh ||
 	{ echo "Bail out! mkinitrd"; exit 1; }
 
+if [ -n "${STALL:-}" ]; then
+	# a NIC that hangs: main's incsim stops its DMA bridge after STALL
+	# frames (N,M,...: again after each reset); no plain guest
+	exec tests/vm/run.sh --timeout "$TIMEOUT" --log-dir "$BUILD/vm/driver-stall${TAG:+-$TAG}" \
+		--guest "main:$OUT/main.cpio.gz:384M" --guest "peer:$OUT/peer.cpio.gz:384M:helper" \
+		--nic "main:nic0:link-listen=l0:stall-after=$STALL" --nic peer:nic1:link-connect=l0
+fi
 if [ -n "${LOSS:-}" ]; then
 	# a lossy network: main and peer on a switch that drops every LOSS-th
 	# unicast frame; no plain guest
-	exec tests/vm/run.sh --timeout "$TIMEOUT" --log-dir "$BUILD/vm/driver-lossy" \
+	exec tests/vm/run.sh --timeout "$TIMEOUT" --log-dir "$BUILD/vm/driver-lossy${TAG:+-$TAG}" \
 		--switch "l0:loss=$LOSS" \
 		--guest "main:$OUT/main.cpio.gz:384M" --guest "peer:$OUT/peer.cpio.gz:384M:helper" \
 		--nic main:nic0:link-connect=l0 --nic peer:nic1:link-connect=l0
 fi
-exec tests/vm/run.sh --timeout "$TIMEOUT" --log-dir "$BUILD/vm/driver" \
+exec tests/vm/run.sh --timeout "$TIMEOUT" --log-dir "$BUILD/vm/driver${TAG:+-$TAG}" \
 	--guest "main:$OUT/main.cpio.gz:384M" --guest "peer:$OUT/peer.cpio.gz:384M:helper" \
 	--guest "plain:$OUT/plain.cpio.gz:256M:helper" \
 	--nic main:nic0:link-listen=l0 --nic peer:nic1:link-connect=l0 \

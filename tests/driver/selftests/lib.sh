@@ -72,6 +72,23 @@ wait_hosts() {
 	done
 }
 
+# rmmod_retry: rmmod; while an application is inside the socket option (a
+# UDP mark change waits for the socket's datagrams in flight) the module is
+# busy and rmmod answers EAGAIN, as for any module in use: retry for 30 s
+rmmod_retry() {
+	n=0
+	until err=$(rmmod inceptionn 2>&1); do
+		n=$((n + 1))
+		if [ $n -ge 300 ]; then
+			log "  rmmod still fails after 30 s: $err"
+			lsmod | grep inceptionn
+			return 1
+		fi
+		sleep 0.1
+	done
+	[ $n -eq 0 ] || log "  rmmod busy $n times (a socket option call in progress)"
+}
+
 # setup_if: addresses and MTU on $IF (after every insmod)
 setup_if() {
 	ip link set "$IF" mtu "${INC_MTU:-1500}" || return 1

@@ -8,23 +8,6 @@
 . ./lib.sh
 KO=/lib/modules/inceptionn.ko
 
-# rmmod_retry: rmmod; while an application is inside the socket option (a
-# UDP mark change waits for the socket's datagrams in flight) the module is
-# busy and rmmod answers EAGAIN, as for any module in use: retry for 30 s
-rmmod_retry() {
-	n=0
-	until err=$(rmmod inceptionn 2>&1); do
-		n=$((n + 1))
-		if [ $n -ge 300 ]; then
-			log "  rmmod still fails after 30 s: $err"
-			lsmod | grep inceptionn
-			return 1
-		fi
-		sleep 0.1
-	done
-	[ $n -eq 0 ] || log "  rmmod busy $n times (a socket option call in progress)"
-}
-
 reload() {
 	${RMMOD:-rmmod inceptionn} || fail "rmmod $1"
 	[ ! -e /sys/class/net/$IF ] || fail "$IF still there after rmmod"
@@ -73,5 +56,17 @@ if [ -r "$GRAD" ]; then
 	done
 	log "2 reloads under marked TCP and UDP traffic: ok"
 fi
+# mark=0: the NIC driver without the socket option
+rmmod_retry || fail "rmmod before mark=0"
+insmod $KO mark=0 || fail "insmod mark=0"
+setup_if || fail "setup with mark=0"
+ping -c 1 -W 10 "$PEER4" >/dev/null || fail "ping with mark=0"
+err=$(/kselftest/inceptionn/forge marked-udp "$PEER4" 9 1 2>&1) &&
+	fail "INC_SO_GRADIENT accepted with mark=0"
+echo "$err" | grep -q "Protocol not available" || fail "mark=0: $err"
+dmesg | grep -q "mark=0: no gradient socket option" || fail "no mark=0 message"
+reload "after mark=0"
+/kselftest/inceptionn/forge marked-udp "$PEER4" 9 1 >/dev/null || fail "no socket option after reload"
+log "mark=0: the NIC works, setsockopt says ENOPROTOOPT: ok"
 dmesg_clean || fail "kernel warnings"
 exit 0

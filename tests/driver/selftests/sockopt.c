@@ -32,6 +32,7 @@
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <sys/wait.h>
+#include <grp.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -51,6 +52,8 @@
 #define PEER6		"fd00::2"
 #define SINK_PORT	7790
 #define DBG_DIR		"/sys/kernel/debug/inceptionn-mark"
+#define POLICY		"/proc/sys/net/inceptionn/mark_policy"
+#define POLICY_GID	"/proc/sys/net/inceptionn/mark_gid"
 
 /* ---- helpers ------------------------------------------------------------ */
 
@@ -367,8 +370,24 @@ FIXTURE_SETUP(sk)
 	self->level = level_of(variant->family);
 }
 
+/* write a sysctl: 0 or errno */
+static int write_sysctl(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY), err = 0;
+
+	if (fd < 0)
+		return errno;
+	if (write(fd, val, strlen(val)) < 0)
+		err = errno;
+	close(fd);
+	return err;
+}
+
 FIXTURE_TEARDOWN(sk)
 {
+	/* the policy test's sysctls back to their defaults, whatever happened */
+	write_sysctl(POLICY, "2");
+	write_sysctl(POLICY_GID, "0");
 	if (self->fd >= 0)
 		close(self->fd);
 	if (self->other >= 0)
@@ -594,6 +613,59 @@ TEST_F(sk, unprivileged)
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	ASSERT_TRUE(WIFEXITED(status));
 	EXPECT_EQ(0, WEXITSTATUS(status));
+}
+
+/* a child as user and group 65534 marks a new socket of the variant: 0 or errno */
+static int try_as_nobody(int family, int type)
+{
+	int status, other;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		int fd;
+
+		if (setgroups(0, NULL) || setgid(65534) || setuid(65534))
+			_exit(200);
+		fd = open_variant(family, type, &other);
+		if (fd < 0)
+			_exit(201);
+		_exit(set_grad(fd, 1, 10, INC_GRAD_MODE_SPARSE));
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+/*
+ * Who may mark (net.inceptionn.mark_policy): 0 nobody, 1 members of
+ * mark_gid and holders of CAP_NET_ADMIN, 2 everyone (the default).
+ * Turning a mark off always works; a mark set before a stricter policy
+ * stays until turned off.
+ */
+TEST_F(sk, policy)
+{
+	ASSERT_EQ(0, set_grad(self->fd, 1, 10, INC_GRAD_MODE_SPARSE));
+	ASSERT_EQ(0, write_sysctl(POLICY, "0"));
+	EXPECT_EQ(0, grad_is(self->fd, 1, 10, INC_GRAD_MODE_SPARSE));
+	EXPECT_EQ(EPERM, set_grad(self->fd, 1, 12, INC_GRAD_MODE_SPARSE));
+	EXPECT_EQ(0, set_grad(self->fd, 0, 0, 0));
+	EXPECT_EQ(0, grad_is(self->fd, 0, 0, 0));
+	EXPECT_EQ(EPERM, set_grad(self->fd, 1, 10, INC_GRAD_MODE_SPARSE));
+	EXPECT_EQ(EPERM, try_as_nobody(variant->family, variant->type));
+
+	ASSERT_EQ(0, write_sysctl(POLICY, "1"));
+	ASSERT_EQ(0, write_sysctl(POLICY_GID, "1234"));
+	EXPECT_EQ(0, set_grad(self->fd, 1, 10, INC_GRAD_MODE_SPARSE));	/* root */
+	EXPECT_EQ(EPERM, try_as_nobody(variant->family, variant->type));
+	ASSERT_EQ(0, write_sysctl(POLICY_GID, "65534"));
+	EXPECT_EQ(0, try_as_nobody(variant->family, variant->type));
+
+	EXPECT_EQ(EINVAL, write_sysctl(POLICY, "3"));
+	EXPECT_EQ(EINVAL, write_sysctl(POLICY, "-1"));
+	ASSERT_EQ(0, write_sysctl(POLICY, "2"));
+	EXPECT_EQ(0, try_as_nobody(variant->family, variant->type));
 }
 
 /* ---- sockets the option does not apply to ------------------------------- */
@@ -907,9 +979,9 @@ static int udp_to_peer_case(struct __test_metadata *_metadata, int family)
 {
 	struct sockaddr_storage ss;
 	socklen_t sl = peer_addr(family, 7701, &ss);
-	long long m0, b0, m1, b1;
+	long long m0, b0, m1, b1, p0, p1;
+	int fd, r, i, fails = 0, last_err = 0;
 	char buf[1024];
-	int fd, r, i;
 	float *f = (float *)buf;
 
 	for (i = 0; i < (int)(sizeof(buf) / 4); i++)
@@ -919,6 +991,7 @@ static int udp_to_peer_case(struct __test_metadata *_metadata, int family)
 		return -1;
 	m0 = eth_stat("drv_tx_marked");
 	b0 = eth_stat("drv_tx_marked_bytes");
+	p0 = eth_stat("drv_tx_plain_peer");
 	if (m0 < 0 || b0 < 0) {
 		close(fd);
 		return -1;
@@ -928,7 +1001,8 @@ static int udp_to_peer_case(struct __test_metadata *_metadata, int family)
 				      r & 1 ? INC_GRAD_MODE_PAPER : INC_GRAD_MODE_SPARSE))
 			TH_LOG("round %d on", r);
 		for (i = 0; i < 10; i++)
-			sendto(fd, buf, sizeof(buf), 0, (struct sockaddr *)&ss, sl);
+			if (sendto(fd, buf, sizeof(buf), 0, (struct sockaddr *)&ss, sl) < 0)
+				fails++, last_err = errno;
 		EXPECT_EQ(0, set_grad(fd, 0, 0, 0)) TH_LOG("round %d off", r);
 		for (i = 0; i < 10; i++)
 			sendto(fd, buf, sizeof(buf), 0, (struct sockaddr *)&ss, sl);
@@ -939,6 +1013,11 @@ static int udp_to_peer_case(struct __test_metadata *_metadata, int family)
 	}
 	m1 = eth_stat("drv_tx_marked");
 	b1 = eth_stat("drv_tx_marked_bytes");
+	p1 = eth_stat("drv_tx_plain_peer");
+	/* every marked datagram was handed to the stack */
+	EXPECT_EQ(0, fails) TH_LOG("family %d: %d sends failed, the last with %s",
+				   family, fails, strerror(last_err));
+	EXPECT_EQ(0, p1 - p0) TH_LOG("family %d: sent plain to the peer", family);
 	/* the datagrams sent while on, all of them, and only those */
 	EXPECT_EQ(400, m1 - m0);
 	EXPECT_EQ(400 * 1024, b1 - b0);
