@@ -25,11 +25,13 @@ struct dentry *inc_debugfs_root;
  */
 u64 inc_read_stat(struct inc_priv *p, unsigned int n)
 {
-	u32 lo, hi;
+	u32 lo, hi = 0;
 
 	mutex_lock(&p->stats_lock);
 	lo = inc_rd(p, INC_STATS + 8 * n);
-	hi = inc_rd(p, INC_STATS + 8 * n + 4);
+	/* a NIC without 64-bit counters has 32 (its high words read 0) */
+	if (p->features & INC_FEAT_STATS64)
+		hi = inc_rd(p, INC_STATS + 8 * n + 4);
 	mutex_unlock(&p->stats_lock);
 	return (u64)hi << 32 | lo;
 }
@@ -200,6 +202,11 @@ int inc_probe(struct pci_dev *pdev, const struct inc_transport *tp,
 	 */
 	ndev->features = 0;
 	ndev->hw_features = 0;
+	/* TX frames back to RX inside the NIC (CTRL.LOOPBACK): ethtool -K */
+	if (p->features & INC_FEAT_LOOPBACK)
+		ndev->hw_features |= NETIF_F_LOOPBACK;
+	if (!(p->features & INC_FEAT_RX_DECOMP))
+		dev_warn(&pdev->dev, "this NIC cannot restore compressed frames: hosts must not send it marked traffic (they learn so from its ICMP errors)\n");
 	netif_napi_add(ndev, &p->napi, inc_poll);
 	netif_carrier_off(ndev);
 	p->peers = inc_peers_create(ndev);

@@ -406,6 +406,13 @@ static bool inc_hw_stop(struct inc_priv *p, bool reset)
 	       test_bit(INC_S_DMA_CUT, &p->state);
 }
 
+/* CTRL for a running NIC with netdev features f */
+static u32 inc_ctrl(const struct inc_priv *p, netdev_features_t f)
+{
+	return INC_CTRL_TX_EN | INC_CTRL_RX_EN |
+	       (f & NETIF_F_LOOPBACK ? INC_CTRL_LOOPBACK : 0);
+}
+
 /* Point the NIC at p->r (every RX slot holds a buffer) and start it. */
 static void inc_hw_start(struct inc_priv *p)
 {
@@ -433,7 +440,7 @@ static void inc_hw_start(struct inc_priv *p)
 	netdev_reset_queue(p->ndev);
 	napi_enable(&p->napi);
 	inc_wr(p, INC_IRQ_ENABLE, BIT(INC_IRQ_TX) | BIT(INC_IRQ_RX));
-	inc_wr(p, INC_CTRL, INC_CTRL_TX_EN | INC_CTRL_RX_EN);
+	inc_wr(p, INC_CTRL, inc_ctrl(p, p->ndev->features));
 	netif_tx_wake_all_queues(p->ndev);
 }
 
@@ -868,6 +875,16 @@ static int inc_set_mac(struct net_device *ndev, void *addr)
 }
 
 /* the watchdog's timer: registers are read in the reset task */
+/* NETIF_F_LOOPBACK: the NIC turns TX frames back to RX (CTRL.LOOPBACK) */
+static int inc_set_features(struct net_device *ndev, netdev_features_t f)
+{
+	struct inc_priv *p = netdev_priv(ndev);
+
+	if (((ndev->features ^ f) & NETIF_F_LOOPBACK) && netif_running(ndev))
+		inc_wr(p, INC_CTRL, inc_ctrl(p, f));
+	return 0;
+}
+
 static void inc_tx_timeout(struct net_device *ndev, unsigned int txq)
 {
 	struct inc_priv *p = netdev_priv(ndev);
@@ -883,6 +900,7 @@ const struct net_device_ops inc_netdev_ops = {
 	.ndo_get_stats64	= inc_get_stats64,
 	.ndo_change_mtu		= inc_change_mtu,
 	.ndo_set_mac_address	= inc_set_mac,
+	.ndo_set_features	= inc_set_features,
 	.ndo_validate_addr	= eth_validate_addr,
 	.ndo_tx_timeout		= inc_tx_timeout,
 };

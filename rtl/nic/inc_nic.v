@@ -32,6 +32,9 @@ module inc_nic #
     input  wire          clk,
     input  wire          rst,
     input  wire          link_up,
+    // the link's speed in Mbit/s from the MAC (0: unknown), read by the
+    // driver in LINK_SPEED
+    input  wire [31:0]   link_speed,
     // nothing to do and nothing in flight: the clock may stop (a simulator
     // sleeps; a board may gate it) until a CSR access or a frame comes
     output wire          idle,
@@ -128,7 +131,7 @@ nic_csr #(
     .rxq_cons(rxq_cons),
     .irq_enable(irq_enable), .coal_tx(coal_tx), .coal_rx(coal_rx),
     .irq_fired(irq_fired),
-    .link_up(link_up), .tx_idle(tx_idle), .rx_idle(rx_idle),
+    .link_up(link_up), .link_speed(link_speed), .tx_idle(tx_idle), .rx_idle(rx_idle),
     .stat_inc({rx_stat, tx_stat})
 );
 

@@ -17,8 +17,8 @@
 
 module nic_csr #
 (
-    // VERSION register: major 1, minor 0, patch 0
-    parameter [31:0] VERSION = 32'h00010000,
+    // VERSION register: major 1, minor 1 (LINK_SPEED), patch 0
+    parameter [31:0] VERSION = 32'h00010100,
     // BUILD register
     parameter [31:0] BUILD_ID = 32'h0,
     // reset value of MAC_LO/MAC_HI, byte 0 in bits 7:0
@@ -70,6 +70,7 @@ module nic_csr #
     input  wire [1:0]            irq_fired,     // a message was sent
 
     input  wire                  link_up,
+    input  wire [31:0]           link_speed,    // Mbit/s, 0: unknown
     input  wire                  tx_idle,
     input  wire                  rx_idle,
 
@@ -77,7 +78,7 @@ module nic_csr #
 );
 
 localparam [31:0] MAGIC = 32'h31434e49;    // "INC1"
-localparam [31:0] FEATURES = 32'h000003ff;
+localparam [31:0] FEATURES = 32'h000007ff;
 localparam [15:0] MAX_HW = MAX_FRAME_HW;
 localparam [31:0] CONFIG = {MAX_HW, 8'd1, 8'd8};
 
@@ -220,6 +221,7 @@ always @(posedge clk) begin
             16'h0108: s_axil_rdata <= mac[31:0];
             16'h010c: s_axil_rdata <= {16'd0, mac[47:32]};
             16'h0110: s_axil_rdata <= {18'd0, max_frame};
+            16'h0114: s_axil_rdata <= link_speed;
             16'h0200: s_axil_rdata <= txq_base[31:0];
             16'h0204: s_axil_rdata <= txq_base[63:32];
             16'h0208: s_axil_rdata <= {28'd0, txq_size};

@@ -820,6 +820,8 @@ int main(int argc, char **argv)
 	cfg.mem_ext = s.ram;
 	cfg.link_up = 0;
 	cfg.wire_bytes_per_clk = o.gbps * 1e9 / 8 / (NIC_CLK_MHZ * 1e6);
+	/* what the board's MAC would report: the wire rate (0: no limit, unknown) */
+	cfg.link_speed = (uint32_t)(o.gbps * 1000 + 0.5);
 	cfg.log = env_log;
 	cfg.log_ctx = &s;
 	cfg.trace = o.trace;

@@ -256,6 +256,7 @@ void nic_env_cfg_default(struct nic_env_cfg *c, uint64_t seed)
 	c->mem_base = 0x1000000;
 	c->mem_size = 16u << 20;
 	c->link_up = 1;
+	c->link_speed = 10000;
 	c->rd_req_stall = 0.2;
 	c->rd_lat_max = 24;
 	c->rd_gap = 0.15;
@@ -707,6 +708,7 @@ static void drive(struct nic_env *e)
 	}
 	io->rst = 0;
 	io->link_up = e->cfg.link_up;
+	io->link_speed = e->cfg.link_speed;
 	drive_csr(e);
 	drive_rd(e);
 	drive_wr(e);

@@ -48,6 +48,7 @@ struct nic_env_cfg {
 	uint8_t *mem_ext;	/* host memory owned by the caller (e.g. a
 				 * guest's RAM file), or NULL: allocated */
 	int link_up;		/* the link_up input */
+	uint32_t link_speed;	/* the link_speed input, Mbit/s (0: unknown) */
 	/* DMA read: chance the request channel is not ready on a clock;
 	 * a response starts 0..rd_lat_max clocks after its request was taken
 	 * (and after the response before it); chance of a clock without a

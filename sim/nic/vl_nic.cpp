@@ -63,6 +63,7 @@ extern "C" void vl_nic_set_inputs(struct vl_nic *n, const struct vl_nic_io *io)
 
 	set_port(m->rst, (uint64_t)(io->rst != 0));
 	set_port(m->link_up, (uint64_t)(io->link_up != 0));
+	set_port(m->link_speed, io->link_speed);
 	set_port(m->s_axil_awaddr, io->s_axil_awaddr);
 	set_port(m->s_axil_awvalid, (uint64_t)(io->s_axil_awvalid != 0));
 	set_port(m->s_axil_wdata, io->s_axil_wdata);

@@ -935,12 +935,26 @@ static void phase_id(void)
 	v = rd(INC_MAGIC);
 	t_ok(v == INC_MAGIC_VALUE, "MAGIC is 0x%08x (0x%08x)", INC_MAGIC_VALUE, v);
 	v = rd(INC_VERSION);
-	t_ok(v >> 16 == 1, "VERSION major 1 (0x%08x: %u.%u.%u)", v, v >> 16,
-	     v >> 8 & 255, v & 255);
+	t_ok(v >> 16 == 1 && (v >> 8 & 255) >= 1, "VERSION 1.1 or later (0x%08x: %u.%u.%u)",
+	     v, v >> 16, v >> 8 & 255, v & 255);
 	v = rd(INC_FEATURES);
-	t_ok((v & 0x3ff) == 0x3ff,
-	     "FEATURES has bits 0..9: compression, decompression, paper, sparse, IPv6, VLAN, loopback, moderation, jumbo, 64-bit stats (0x%08x)",
+	t_ok((v & 0x7ff) == 0x7ff,
+	     "FEATURES has bits 0..10: compression, decompression, paper, sparse, IPv6, VLAN, loopback, moderation, jumbo, 64-bit stats, link speed (0x%08x)",
 	     v);
+	v = rd(INC_LINK_SPEED);
+	t_ok(v == nic_env_get_cfg(env)->link_speed && v,
+	     "LINK_SPEED reads the link_speed input (%u Mbit/s)", v);
+	{
+		struct nic_env_cfg c = *nic_env_get_cfg(env);
+		uint32_t was = c.link_speed;
+
+		c.link_speed = 25000;
+		nic_env_set_cfg(env, &c);
+		v = rd(INC_LINK_SPEED);
+		t_ok(v == 25000, "LINK_SPEED follows the input: 25000 (%u)", v);
+		c.link_speed = was;
+		nic_env_set_cfg(env, &c);
+	}
 	v = rd(INC_CONFIG);
 	t_ok((v & 255) == 8 && (v >> 8 & 255) == 1 && v >> 16 == 9018,
 	     "CONFIG: 8 lanes, 1 queue pair, largest frame 9018 (0x%08x: %u, %u, %u)",

@@ -46,7 +46,16 @@ def frame(dst, src, tag, size=64):
 class Port:
     def __init__(self, path):
         self.s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self.s.connect(path)
+        # the socket file exists from bind(), before listen(): a loaded
+        # machine may connect in between (ECONNREFUSED)
+        for i in range(250):
+            try:
+                self.s.connect(path)
+                break
+            except (ConnectionRefusedError, FileNotFoundError):
+                if i == 249:
+                    raise
+                time.sleep(0.02)
         self.buf = b""
 
     def send(self, f):

@@ -4,7 +4,8 @@
 # ethtool: ring sizes get/set (bad sizes refused), coalescing get/set,
 # statistics with the NIC's compression counters and the driver's, the
 # IEEE 802.3 MAC statistics, link settings, the register dump; the MAC
-# address changed while up; devlink's info and health reporter.
+# address changed while up; the NIC's loopback; devlink's info and health
+# reporter.
 . ./lib.sh
 
 # regs: ethtool -d's hex dump as "OFFSET VALUE" lines, one per pair of
@@ -59,9 +60,9 @@ f1=$(macstat FramesTransmittedOK)
 [ -n "$f0" ] && [ -n "$f1" ] || fail "ethtool -S --groups eth-mac: no FramesTransmittedOK"
 [ "$f1" -ge $((f0 + 3)) ] || fail "FramesTransmittedOK $f0 -> $f1 after 3 pings"
 
-# link settings: the speed may be unknown (no LINK_SPEED register)
+# link settings: the speed from LINK_SPEED (incsim's wire rate, 10 Gbit/s)
 ethtool "$IF" | tee /tmp/l || fail "ethtool $IF"
-grep -q '^[[:space:]]*Speed: ' /tmp/l || fail "ethtool: no speed"
+grep -q '^[[:space:]]*Speed: 10000Mb/s' /tmp/l || fail "ethtool: speed not 10000Mb/s"
 grep -q '^[[:space:]]*Duplex: Full' /tmp/l || fail "ethtool: duplex not full"
 grep -q 'Link detected: yes' /tmp/l || fail "ethtool: link not detected"
 
@@ -87,6 +88,21 @@ ping -c 3 -W 5 "$PEER4" || fail "ping with MAC 02:11:22:33:44:55"
 ip link set "$IF" address "$mac0" || fail "ip link set $IF address $mac0"
 [ "$(cat "/sys/class/net/$IF/address")" = "$mac0" ] || fail "MAC not restored"
 ping -c 3 -W 5 "$PEER4" || fail "ping with MAC $mac0 back"
+
+# NETIF_F_LOOPBACK (CTRL.LOOPBACK): TX frames turn back to RX inside the
+# NIC, compressed on the way out and restored on the way in
+ethtool -k "$IF" | grep -q '^loopback: off$' || fail "no loopback feature"
+c0=$(counters rx_frames rx_decomp_frames tx_comp_frames)
+ethtool -K "$IF" loopback on || fail "ethtool -K loopback on"
+regs | grep -qx '0x00000100 0x00000007' || fail "CTRL has no LOOPBACK bit"
+/kselftest/inceptionn/forge marked-udp "$PEER4" 9 30 >/dev/null || fail "marked UDP in loopback"
+sleep 1
+c1=$(counters rx_frames rx_decomp_frames tx_comp_frames)
+ethtool -K "$IF" loopback off || fail "ethtool -K loopback off"
+regs | grep -qx '0x00000100 0x00000003' || fail "CTRL still has LOOPBACK"
+log "  loopback: rx_frames +$(delta rx_frames "$c0" "$c1"), compressed +$(delta tx_comp_frames "$c0" "$c1"), restored +$(delta rx_decomp_frames "$c0" "$c1")"
+[ "$(delta rx_decomp_frames "$c0" "$c1")" -ge 30 ] || fail "loopback: marked frames not restored on RX"
+ping -c 2 -W 5 "$PEER4" >/dev/null || fail "ping after loopback off"
 
 # devlink: driver and register map version, the health reporter "tx"
 dl=pci/$(basename "$(readlink "/sys/class/net/$IF/device")")

@@ -10,9 +10,9 @@ drv=$(basename "$(readlink /sys/class/net/$IF/device/driver)")
 info=$(ethtool -i "$IF") || fail "ethtool -i"
 echo "$info" | sed 's/^/  /'
 echo "$info" | grep -q '^driver: inceptionn$' || fail "ethtool -i: driver"
-echo "$info" | grep -q '^firmware-version: 1\.0\.0 build ' || fail "ethtool -i: firmware-version"
+echo "$info" | grep -q '^firmware-version: 1\.[0-9]*\.[0-9]* build ' || fail "ethtool -i: firmware-version"
 echo "$info" | grep -q '^bus-info: 0000:' || fail "ethtool -i: bus-info"
-dmesg | grep -q "inceptionn NIC v1.0.0 .* via incsim (ivshmem), MSI-X" ||
+dmesg | grep -q "inceptionn NIC v1\.[0-9]*\.[0-9]* .* via incsim (ivshmem), MSI-X" ||
 	fail "no probe message with version and MSI-X"
 carrier_up || fail "no carrier"
 ethtool "$IF" | grep -q 'Link detected: yes' || fail "ethtool: link not detected"
