@@ -46,7 +46,7 @@ TBINS := $(TESTS:%=$(BUILD)/tests/%)
 
 .PHONY: module
 .PHONY: all deps check demo demo-codec bench-codec bench-rtl bench-incsim bench-inccl bench-inccl-sim synth-report \
-	train-eval bench-train demo-train \
+	train-eval bench-train demo-train bench-driver \
 	clean asan fuzz rtl-models
 # keep objects that pattern rules chain through
 .SECONDARY:
@@ -378,6 +378,11 @@ train-eval: deps
 	$(Q)INCCL_LIB=$(abspath $(LIBINCCL_SO)) /usr/bin/python3 scripts/train/train-eval.py \
 		--models '$(TRAIN_MODELS)' --seeds '$(TRAIN_SEEDS)' --settings '$(TRAIN_SETTINGS)' \
 		--steps '$(TRAIN_STEPS)' --out $(BUILD)/train-eval $(if $(TRAIN_KEEP),--keep)
+
+# make bench-driver: unmarked iperf3 through incsim NICs with this tree's
+# driver, and BASE=<git revision>'s (scripts/bench-driver.sh); ROUNDS.
+bench-driver: deps
+	$(Q)BUILD=$(BUILD) scripts/bench-driver.sh
 
 # make bench-train: DDP step time over tc-shaped links between network
 # namespaces (root; scripts/bench-train.sh): RATES, MODELS, SETTINGS, STEPS,

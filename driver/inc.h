@@ -85,7 +85,8 @@ struct inc_rings {
 	struct inc_ring tx, rx;
 	struct page_pool *pool;		/* RX buffers */
 	unsigned int buf_len;		/* largest frame = MAX_FRAME */
-	unsigned int buf_size;		/* bytes of one RX buffer (its pages) */
+	unsigned int buf_size;		/* bytes of one RX buffer */
+	unsigned int buf_order;		/* its pages: PAGE_SIZE << buf_order */
 };
 
 /*
@@ -164,6 +165,22 @@ static inline void inc_wr(struct inc_priv *p, u32 off, u32 val)
 	p->tp->write(p, off, val);
 }
 
+/* headroom of an RX buffer before the frame */
+#define INC_RX_HEADROOM		(NET_SKB_PAD + NET_IP_ALIGN)
+
+static inline struct device *inc_dma(struct inc_priv *p)
+{
+	return &p->pdev->dev;
+}
+
+/* one counter of a set, by its one writer */
+static inline void inc_stat_inc(struct inc_sw_stats *st, u64 *counter)
+{
+	u64_stats_update_begin(&st->syncp);
+	(*counter)++;
+	u64_stats_update_end(&st->syncp);
+}
+
 u64 inc_read_stat(struct inc_priv *p, unsigned int n);
 void inc_sw_stats_sum(struct inc_priv *p, struct inc_sw_stats *sum);
 void inc_write_mac(struct inc_priv *p);
@@ -186,6 +203,24 @@ void inc_detach(struct inc_priv *p);
 void inc_reset_task(struct work_struct *work);
 int inc_poll(struct napi_struct *napi, int budget);
 void inc_watch(struct work_struct *work);
+
+/* inc_rings.c: the memory of a queue configuration */
+int inc_rings_alloc(struct inc_priv *p, struct inc_rings *r,
+		    unsigned int tx_size, unsigned int rx_size, unsigned int mtu);
+void inc_rings_free(struct inc_priv *p, struct inc_rings *r);
+void inc_rings_release(struct inc_priv *p, struct inc_rings *r, bool safe);
+u16 inc_program_queue(struct inc_priv *p, u32 base, const struct inc_ring *r);
+
+/* inc_tx.c */
+netdev_tx_t inc_xmit(struct sk_buff *skb, struct net_device *ndev);
+void inc_tx_clean(struct inc_priv *p, int budget);
+unsigned int inc_tx_drop_all(struct inc_priv *p, struct inc_ring *r);
+
+/* inc_rx.c */
+int inc_rx_fill(struct inc_priv *p, struct inc_rings *r, unsigned int i,
+		gfp_t gfp);
+void inc_rx_post(struct inc_rings *r, unsigned int i);
+int inc_rx(struct inc_priv *p, int budget);
 
 /* inc_devlink.c */
 int inc_devlink_register(struct inc_priv *p);
