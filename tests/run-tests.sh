@@ -187,6 +187,8 @@ suite driver/selftests    env BUILD="$BUILD" tests/driver/run-driver.sh
 suite driver/lossy        env BUILD="$BUILD" LOSS=37 tests/driver/run-driver.sh nic_grad_lossy.sh
 # a NIC whose DMA hangs three times: recovery, and no memory freed under it
 suite driver/stall        env BUILD="$BUILD" STALL=500,500,500 tests/driver/run-driver.sh nic_stall.sh
+# make bench-driver, one round of this driver: it runs and prints its table
+suite driver/bench-short  env BUILD="$BUILD" tests/driver/test-bench-driver.sh
 # make demo, shortened (a 2-host cluster), its option checks and Ctrl-C
 # inccl with transport nic: marked sockets in a guest with inceptionn.ko, then
 # 4 guests with incsim NICs on the incswitch, bit-identical to sw on this host

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+#
+# make bench-driver's shortened form (suite driver/bench-short): one round of
+# this tree's driver only, its table; bad options. No speed is asserted.
+set -uo pipefail
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$ROOT" || exit 2
+BUILD=${BUILD:-build}
+n=0 fails=0
+tap() {
+	n=$((n + 1))
+	if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fails=$((fails + 1)); fi
+}
+
+out=$(BUILD=$BUILD ROUNDS=1 scripts/bench-driver.sh 2>&1)
+rc=$?
+echo "$out" | sed 's/^/# /'
+tap $rc "bench-driver ROUNDS=1: exit 0 ($rc)"
+echo "$out" | grep -Eq '^this +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ *$'
+tap $? "a table row for this driver with both directions"
+BUILD=$BUILD ROUNDS=0 scripts/bench-driver.sh >/dev/null 2>&1
+rc=$?
+tap $((rc != 2)) "ROUNDS=0: exit 2 ($rc)"
+BUILD=$BUILD BASE=no-such-revision scripts/bench-driver.sh >/dev/null 2>&1
+rc=$?
+tap $((rc != 2)) "BASE=no-such-revision: exit 2 ($rc)"
+echo "1..$n"
+[ $fails -eq 0 ]
