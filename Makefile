@@ -46,7 +46,7 @@ TBINS := $(TESTS:%=$(BUILD)/tests/%)
 
 .PHONY: module
 .PHONY: all deps check demo demo-codec bench-codec bench-rtl bench-incsim bench-inccl bench-inccl-sim synth-report \
-	train-eval bench-train demo-train bench-driver \
+	train-eval bench-train demo-train bench-driver lint timing-report \
 	clean asan fuzz rtl-models
 # keep objects that pattern rules chain through
 .SECONDARY:
@@ -201,6 +201,17 @@ rtl-models: $(BUILD)/bin/incsim $(BUILD)/bin/bench-incsim $(BUILD)/tests/test_en
 
 synth-report: deps
 	$(Q)rtl/scripts/synth_report.sh
+
+# make timing-report: the longest register-to-register path of the engines
+# (8 and 16 lanes) and the NIC top in LUT6 levels, against rtl/timing-budget
+# (yosys abc -lut 6 + ltp; docs/rtl.md "Logic depth"); the NIC top takes
+# about 10 CPU minutes. TIMING_MODULES=inc_decompressor:8 narrows it.
+timing-report: deps
+	$(Q)rtl/scripts/timing_report.sh $(TIMING_MODULES)
+
+# make lint: verilator --lint-only -Wall on every RTL module (TAP)
+lint: deps
+	$(Q)rtl/scripts/lint.sh $(BUILD)/rtl-lint
 
 bench-rtl: deps
 	$(Q)$(MAKE) --no-print-directory $(BUILD)/bin/bench-rtl

@@ -131,6 +131,13 @@ for top in inc_compressor inc_decompressor; do
 			rtl/scripts/synth.sh "$top" "$lanes" check
 	done
 done
+# logic depth against rtl/timing-budget, its "ci" rows (make timing-report
+# runs every row)
+while read -r top lanes budget ci; do
+	[ "$ci" = ci ] || continue
+	bg_suite "rtl/timing-$top-$lanes" env TIMING_BUILD="$BUILD/rtl-timing" \
+		rtl/scripts/timing.sh "$top" "$lanes" "$budget"
+done < <(grep -v '^#' rtl/timing-budget)
 bg_suite nic/synth-inc_nic env SYNTH_BUILD="$BUILD/rtl-synth" SYNTH_TIMEOUT=2400 \
 	rtl/scripts/synth.sh inc_nic - check
 bg_start

@@ -132,7 +132,8 @@ nic_csr #(
     .irq_enable(irq_enable), .coal_tx(coal_tx), .coal_rx(coal_rx),
     .irq_fired(irq_fired),
     .link_up(link_up), .link_speed(link_speed), .tx_idle(tx_idle), .rx_idle(rx_idle),
-    .stat_inc({rx_stat, tx_stat})
+    .stat_inc({rx_stat[159:128], rx_stat[127:112] + {15'd0, rx_cut_drop},
+               rx_stat[111:0], tx_stat})
 );
 
 // ---- DMA read: two requesters, responses in order -------------------------
@@ -159,7 +160,14 @@ wire       rd_resp_owner = rd_ids[rd_id_rp];
 assign s_dma_rd_ready = rd_resp_owner ? rx_rd_ready : tx_rd_ready;
 wire   rd_resp_done = s_dma_rd_valid && s_dma_rd_ready && s_dma_rd_last;
 
+// The lock holds a request that was offered and not yet taken (requesters
+// never withdraw one); it follows the grant, and lets go if its owner's
+// request is gone all the same, so the other requester cannot be shut out.
+wire rd_owner_valid = rd_owner ? rx_rd_req_valid : tx_rd_req_valid;
+
 always @(posedge clk) begin
+    if (rd_lock && !rd_owner_valid)
+        rd_lock <= 1'b0;
     if (m_dma_rd_req_valid && !m_dma_rd_req_ready) begin
         rd_lock <= 1'b1;
         rd_owner <= rd_pick;
@@ -206,7 +214,11 @@ reg  [7:0] wr_ids = 0;
 reg  [2:0] wr_id_wp = 0, wr_id_rp = 0;
 wire       done_owner = wr_ids[wr_id_rp];
 
+wire wr_owner_valid = wr_owner ? rx_wr_req_valid : tx_wr_req_valid;
+
 always @(posedge clk) begin
+    if (wr_lock && !wr_owner_valid)
+        wr_lock <= 1'b0;
     if (m_dma_wr_req_valid && !m_dma_wr_req_ready) begin
         wr_lock <= 1'b1;
         wr_owner <= wr_pick;
@@ -256,19 +268,79 @@ nic_tx tx (
     .event_done(tx_event), .idle(tx_idle), .stat_inc(tx_stat)
 );
 
-// loopback: TX frames go to RX instead of the MAC
-assign m_axis_tx_tdata = tx_tdata;
-assign m_axis_tx_tkeep = tx_tkeep;
-assign m_axis_tx_tvalid = tx_tvalid && !loopback;
-assign m_axis_tx_tlast = tx_tlast;
-assign tx_tready = loopback || m_axis_tx_tready;
+// ---- to the MAC: a frame FIFO, then loopback ------------------------------------
+// Store-and-forward: a frame leaves only whole, one beat per clock, so the
+// MAC's tvalid never drops inside a frame (an underrun for a real MAC).
+wire [255:0] fq_tdata;
+wire [31:0]  fq_tkeep;
+wire         fq_tvalid, fq_tlast, fq_tready, fq_empty;
+
+nic_frame_fifo #(.DATA_W(256), .ADDR_W(9)) tx_fifo (
+    .clk(clk), .rst(rst),
+    .s_axis_tdata(tx_tdata), .s_axis_tkeep(tx_tkeep), .s_axis_tvalid(tx_tvalid),
+    .s_axis_tready(tx_tready), .s_axis_tlast(tx_tlast),
+    .m_axis_tdata(fq_tdata), .m_axis_tkeep(fq_tkeep), .m_axis_tvalid(fq_tvalid),
+    .m_axis_tready(fq_tready), .m_axis_tlast(fq_tlast),
+    .empty(fq_empty)
+);
+
+// Loopback (TX frames to RX instead of the MAC) changes only between
+// frames: when neither the FIFO's output nor the MAC's RX stream is inside
+// a frame. While looped back, MAC RX frames are dropped whole.
+//
+// The MAC's RX stream cannot be held (no tready) and does not stop for a
+// reset of the NIC, so where its frames begin is tracked by a register that
+// rst does not touch: it belongs to the MAC's side, reset with the MAC (its
+// power-up value on a board). After a reset inside a frame, the rest of that
+// frame is dropped (counted in rx_drop_mac), never taken for a frame of its
+// own; after a reset between frames nothing is lost.
+reg lb = 1'b0;                  // the loopback in effect
+reg fq_in_frame = 1'b0;         // a beat of a frame left the FIFO, not its last
+reg mac_rx_in_frame = 1'b0;     // the same for the MAC's RX stream (not reset)
+reg rx_resync = 1'b0;           // since rst, the MAC's stream was not between frames
+wire rx_cut = rx_resync && mac_rx_in_frame;   // this beat is the tail of a cut frame
+reg rx_cut_drop = 1'b0;         // a cut frame's tail ended: count it
+
+// between frames on the FIFO's side: its last beat is taken now (the next
+// frame's first beat shows at the next clock, to the new side), or nothing
+// is offered; a beat offered and not taken stays with its destination
+wire fq_boundary = (fq_tvalid && fq_tready && fq_tlast) ||
+                   (!fq_tvalid && !fq_in_frame);
+wire mac_boundary = !s_axis_rx_tvalid && !mac_rx_in_frame;
+
+always @(posedge clk) begin
+    if (s_axis_rx_tvalid)
+        mac_rx_in_frame <= !s_axis_rx_tlast;
+end
+
+always @(posedge clk) begin
+    if (fq_tvalid && fq_tready)
+        fq_in_frame <= !fq_tlast;
+    if (lb != loopback && fq_boundary && mac_boundary)
+        lb <= loopback;
+    if (!mac_rx_in_frame)
+        rx_resync <= 1'b0;
+    rx_cut_drop <= rx_cut && s_axis_rx_tvalid && s_axis_rx_tlast;
+    if (rst) begin
+        lb <= 1'b0;
+        fq_in_frame <= 1'b0;
+        rx_resync <= 1'b1;
+        rx_cut_drop <= 1'b0;
+    end
+end
+
+assign m_axis_tx_tdata = fq_tdata;
+assign m_axis_tx_tkeep = fq_tkeep;
+assign m_axis_tx_tvalid = fq_tvalid && !lb;
+assign m_axis_tx_tlast = fq_tlast;
+assign fq_tready = lb || m_axis_tx_tready;
 assign s_axis_rx_tready = 1'b1;
 
-wire [255:0] rx_in_data = loopback ? tx_tdata : s_axis_rx_tdata;
-wire [31:0]  rx_in_keep = loopback ? tx_tkeep : s_axis_rx_tkeep;
-wire         rx_in_valid = loopback ? tx_tvalid : s_axis_rx_tvalid;
-wire         rx_in_last = loopback ? tx_tlast : s_axis_rx_tlast;
-wire         rx_in_user = loopback ? 1'b0 : s_axis_rx_tuser;
+wire [255:0] rx_in_data = lb ? fq_tdata : s_axis_rx_tdata;
+wire [31:0]  rx_in_keep = lb ? fq_tkeep : s_axis_rx_tkeep;
+wire         rx_in_valid = lb ? fq_tvalid : s_axis_rx_tvalid && !rx_cut;
+wire         rx_in_last = lb ? fq_tlast : s_axis_rx_tlast;
+wire         rx_in_user = lb ? 1'b0 : s_axis_rx_tuser;
 
 nic_rx rx (
     .clk(clk), .rst(rst),
@@ -326,7 +398,9 @@ nic_irq #(.CLK_MHZ(CLK_MHZ)) irq_rx (
     .req(irq_req[1]), .ack(irq_fired[1]), .busy(irq_busy[1])
 );
 
-assign idle = tx_idle && rx_idle && irq_busy == 2'b00 && !m_irq_valid &&
+assign idle = tx_idle && rx_idle && fq_empty && !fq_in_frame && lb == loopback &&
+              !rx_cut_drop &&
+              irq_busy == 2'b00 && !m_irq_valid &&
               !rd_lock && rd_id_wp == rd_id_rp && !wr_busy && !wr_lock &&
               wr_id_wp == wr_id_rp && !s_axil_bvalid && !s_axil_rvalid;
 

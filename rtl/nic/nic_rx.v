@@ -541,8 +541,10 @@ nic_assembler #(.A_AW(15), .B_AW(14)) asm_rx (
 
 // ---- DMA ----------------------------------------------------------------------
 
-// (only when there is a descriptor: R_DREQ drops the frame otherwise)
-assign rd_req_valid = state == R_DREQ && rx_en && rxq_prod != rxq_cons;
+// (R_DREQ is entered only when there is a descriptor; once up, the request
+// stays until taken, whatever RX_EN or PROD do meanwhile)
+assign rd_req_valid = state == R_DREQ;
+wire have_buf = rx_en && rxq_prod != rxq_cons;
 assign rd_req_addr = slot_addr;
 assign rd_req_len = 16'd16;
 assign rd_ready = state == R_DWAIT;
@@ -616,7 +618,7 @@ always @(posedge clk) begin
             state <= R_DROP;
         end else if (!encap) begin
             out_len <= fr_len;
-            state <= R_DREQ;
+            state <= have_buf ? R_DREQ : R_DROP;   // no buffer: dropped
         end else if (!ip4_ok || !hdr_ok) begin
             drop_bad <= 1'b1;
             state <= R_DROP;
@@ -703,16 +705,12 @@ always @(posedge clk) begin
             default: hb[8*32 +: 16] <= {ip4n_c[7:0], ip4n_c[15:8]};
             endcase
         end
-        state <= R_DREQ;
+        state <= have_buf ? R_DREQ : R_DROP;   // no buffer: dropped
     end
     R_DREQ: begin
-        if (!rx_en || rxq_prod == rxq_cons) begin
-            state <= R_DROP;        // no buffer
-        end else begin
-            d_slot <= slot_addr;
-            if (rd_req_ready)
-                state <= R_DWAIT;
-        end
+        d_slot <= slot_addr;
+        if (rd_req_ready)
+            state <= R_DWAIT;
     end
     R_DWAIT: begin
         if (rd_valid) begin

@@ -413,7 +413,9 @@ static void check_stall(struct incsim *s)
 /*
  * INCSIM_OP_RESET, what a function-level reset does to the board: the DMA
  * in flight is dropped, the RTL and every service are reset, the firmware
- * sets the MAC address again. nic_env_reset() keeps host memory, the cfg
+ * sets the MAC address again; the link and the MAC carry on, so a frame the
+ * MAC is receiving goes on arriving (the NIC drops its tail) and frames
+ * behind it arrive. nic_env_reset_nic() keeps host memory, the cfg
  * (randomness, wire rate, link state), the TX hold and bus mastering; it
  * clears the stall fault, which is not armed again. Its errors and counts
  * start again from 0: the statistics keep the sums.
@@ -429,7 +431,7 @@ static void reset_nic(struct incsim *s)
 	s->env_csr_resp += er->csr_resp;
 	s->env_csr_timeout += er->csr_timeout;
 	s->env_dma_blocked += nic_env_counts(s->env)->dma_blocked;
-	nic_env_reset(s->env);
+	nic_env_reset_nic(s->env);
 	write_mac(s);
 	s->resets++;
 	/*

@@ -109,6 +109,7 @@ struct nic_env {
 	size_t rx_pos;
 	uint32_t rx_beat;
 	int rx_hold, rx_started;
+	int rx_pause;		/* the MAC sends nothing (nic_env_set_rx_pause) */
 	uint64_t rx_idle;
 
 	/* interrupts */
@@ -293,7 +294,7 @@ void nic_env_cfg_nobp(struct nic_env_cfg *c)
 
 /* ---- life ---- */
 
-static void clear_services(struct nic_env *e)
+static void clear_services(struct nic_env *e, int keep_mac_rx)
 {
 	size_t i;
 
@@ -308,13 +309,19 @@ static void clear_services(struct nic_env *e)
 	e->wr_last_done = 0;
 	e->tx_cur_len = 0;
 	nic_env_tx_clear(e);
-	for (i = e->rx_head; i < e->rx_n; i++)
-		free(e->rx[i].data);
-	e->rx_head = e->rx_n = 0;
-	e->rx_pos = 0;
-	e->rx_hold = e->rx_started = 0;
-	e->rx_idle = 0;
-	e->tx_credit = e->rx_credit = 0;
+	if (!keep_mac_rx) {
+		for (i = e->rx_head; i < e->rx_n; i++)
+			free(e->rx[i].data);
+		e->rx_head = e->rx_n = 0;
+		e->rx_pos = 0;
+		e->rx_started = 0;
+		e->rx_idle = 0;
+		e->rx_credit = 0;
+		e->rx_pause = 0;
+	}
+	/* a beat offered and not yet taken is offered again after reset */
+	e->rx_hold = 0;
+	e->tx_credit = 0;
 	e->irq_n = 0;
 	e->stall_after = 0;
 	e->stalled = 0;
@@ -355,7 +362,7 @@ void nic_env_free(struct nic_env *e)
 {
 	if (!e)
 		return;
-	clear_services(e);
+	clear_services(e, 0);
 	if (e->nic)
 		vl_nic_free(e->nic);
 	free(e->rd);
@@ -371,7 +378,14 @@ void nic_env_free(struct nic_env *e)
 
 void nic_env_reset(struct nic_env *e)
 {
-	clear_services(e);
+	clear_services(e, 0);
+	vl_nic_reset(e->nic, RESET_CLOCKS, e->cfg.link_up);
+	e->now += RESET_CLOCKS;
+}
+
+void nic_env_reset_nic(struct nic_env *e)
+{
+	clear_services(e, 1);
 	vl_nic_reset(e->nic, RESET_CLOCKS, e->cfg.link_up);
 	e->now += RESET_CLOCKS;
 }
@@ -438,7 +452,7 @@ uint64_t nic_env_error_total(const struct nic_env *e)
 {
 	const struct nic_env_errors *r = &e->err;
 
-	return r->dma_range + r->dma_proto + r->axis_proto + r->stability +
+	return r->dma_range + r->dma_proto + r->axis_proto + r->tx_gap + r->stability +
 	       r->rx_not_ready + r->irq_vector + r->csr_proto +
 	       r->csr_timeout + r->csr_resp;
 }
@@ -512,6 +526,26 @@ void nic_env_rx_inject(struct nic_env *e, const uint8_t *data, size_t len,
 size_t nic_env_rx_pending(const struct nic_env *e)
 {
 	return e->rx_n - e->rx_head;
+}
+
+const struct vl_nic_io *nic_env_io(const struct nic_env *e)
+{
+	return &e->io;
+}
+
+void nic_env_set_rx_pause(struct nic_env *e, int pause)
+{
+	e->rx_pause = pause;
+}
+
+size_t nic_env_rx_partial(const struct nic_env *e)
+{
+	return e->rx_head < e->rx_n ? e->rx_pos : 0;
+}
+
+size_t nic_env_tx_partial(const struct nic_env *e)
+{
+	return e->tx_cur_len;
 }
 
 size_t nic_env_tx_count(const struct nic_env *e)
@@ -656,7 +690,7 @@ static void drive_rx(struct nic_env *e)
 {
 	struct vl_nic_io *io = &e->io;
 
-	if (!e->rx_hold && e->rx_head < e->rx_n) {
+	if (!e->rx_hold && !e->rx_pause && e->rx_head < e->rx_n) {
 		const struct rx_item *it = &e->rx[e->rx_head];
 
 		if (!e->rx_started) {
@@ -964,6 +998,11 @@ static void sample_tx(struct nic_env *e)
 	p[VL_NIC_BEAT + 4] = (uint8_t)io->m_axis_tx_tlast;
 	hold_check(e, &e->h_tx, "m_axis_tx", io->m_axis_tx_tvalid,
 		   io->m_axis_tx_tready, p, sizeof(p));
+	/* a MAC sends a frame as it comes: a gap inside one is an underrun */
+	if (!io->m_axis_tx_tvalid && e->tx_cur_len)
+		env_err(e, &e->err.tx_gap,
+			"MAC TX underrun: tvalid low inside a frame, after %zu bytes",
+			e->tx_cur_len);
 	if (io->m_axis_tx_tvalid && !io->m_axis_tx_tready)
 		e->cnt.tx_stall_clocks++;
 	if (!(io->m_axis_tx_tvalid && io->m_axis_tx_tready))

@@ -99,6 +99,7 @@ struct nic_env_errors {
 	uint64_t dma_range;	/* a DMA request outside host memory, or len 0 or > 16384 */
 	uint64_t dma_proto;	/* DMA write: keep holes, short beats, last in the wrong place, length mismatch */
 	uint64_t axis_proto;	/* MAC TX: keep holes, short beats before tlast, empty beats */
+	uint64_t tx_gap;	/* MAC TX: tvalid low inside a frame (a real MAC's underrun) */
 	uint64_t stability;	/* valid dropped, or payload changed, before its handshake */
 	uint64_t rx_not_ready;	/* clocks with s_axis_rx_tready low */
 	uint64_t irq_vector;	/* m_irq_vector not 0 or 1 */
@@ -139,6 +140,10 @@ void nic_env_free(struct nic_env *e);
  * MAC queues, captured frames, IRQ log, CSR state, errors and counts. Host
  * memory and its allocator are kept. */
 void nic_env_reset(struct nic_env *e);
+/* The same for the NIC alone (a function-level reset): the MAC and the wire
+ * carry on, so the RX stream keeps its frames and its place, even inside
+ * a frame; a beat offered and not taken is offered again. */
+void nic_env_reset_nic(struct nic_env *e);
 /* Change the randomness (seed and memory are not changed). */
 void nic_env_set_cfg(struct nic_env *e, const struct nic_env_cfg *cfg);
 const struct nic_env_cfg *nic_env_get_cfg(const struct nic_env *e);
@@ -211,8 +216,17 @@ uint64_t nic_stat(struct nic_env *e, int n);
  * inter-frame gap). */
 void nic_env_rx_inject(struct nic_env *e, const uint8_t *data, size_t len,
 		       int tuser, unsigned int idle_before);
+/* Pause the RX stream (a gap, as long as it is set; a MAC may leave gaps
+ * inside a frame). */
+void nic_env_set_rx_pause(struct nic_env *e, int pause);
+/* Bytes of the current RX frame already given to the NIC (0: between). */
+size_t nic_env_rx_partial(const struct nic_env *e);
 /* Frames queued and not yet completely sent. */
 size_t nic_env_rx_pending(const struct nic_env *e);
+/* The model's ports as of the last clock (outputs included). */
+const struct vl_nic_io *nic_env_io(const struct nic_env *e);
+/* Bytes of the frame the MAC TX port is receiving now (0: between frames). */
+size_t nic_env_tx_partial(const struct nic_env *e);
 /* Frames seen on the TX port, in order; _clear forgets them. */
 size_t nic_env_tx_count(const struct nic_env *e);
 const struct nic_frame *nic_env_tx_frame(const struct nic_env *e, size_t i);

@@ -908,9 +908,10 @@ static void phase_end(const char *name)
 	uint64_t n = nic_env_error_total(env) + nic_drv_error_total(&drv);
 
 	if (n)
-		t_diag("dma_range %llu dma_proto %llu axis_proto %llu stability %llu rx_not_ready %llu irq_vector %llu csr_proto %llu csr_timeout %llu csr_resp %llu | rx_done_before_data %llu desc_clobber %llu stray_write %llu rx_overrun %llu cons_ahead %llu done_unposted %llu",
+		t_diag("dma_range %llu dma_proto %llu axis_proto %llu tx_gap %llu stability %llu rx_not_ready %llu irq_vector %llu csr_proto %llu csr_timeout %llu csr_resp %llu | rx_done_before_data %llu desc_clobber %llu stray_write %llu rx_overrun %llu cons_ahead %llu done_unposted %llu",
 		       (unsigned long long)e->dma_range, (unsigned long long)e->dma_proto,
-		       (unsigned long long)e->axis_proto, (unsigned long long)e->stability,
+		       (unsigned long long)e->axis_proto, (unsigned long long)e->tx_gap,
+		       (unsigned long long)e->stability,
 		       (unsigned long long)e->rx_not_ready, (unsigned long long)e->irq_vector,
 		       (unsigned long long)e->csr_proto, (unsigned long long)e->csr_timeout,
 		       (unsigned long long)e->csr_resp,
@@ -918,7 +919,7 @@ static void phase_end(const char *name)
 		       (unsigned long long)d->desc_clobber, (unsigned long long)d->stray_write,
 		       (unsigned long long)d->rx_overrun, (unsigned long long)d->cons_ahead,
 		       (unsigned long long)d->done_unposted);
-	t_ok(!n, "%s: interfaces and ordering clean: AXI handshakes, keep masks, DMA bounds, descriptor ownership, data before DONE (%llu problems)",
+	t_ok(!n, "%s: interfaces and ordering clean: AXI handshakes, keep masks, no MAC TX underrun, DMA bounds, descriptor ownership, data before DONE (%llu problems)",
 	     name, (unsigned long long)n);
 }
 
@@ -1072,6 +1073,251 @@ static void phase_control(void)
 	run_free(&r);
 	for (i = 0; i < 4; i++)
 		item_free(&it[i]);
+	phase_end(name);
+}
+
+/*
+ * The DMA read arbiter: RX asks for a descriptor while the bridge takes no
+ * request, so the arbiter locks onto RX; then RX_EN goes off. RX must keep
+ * its request up until it is taken (it used to withdraw it, and the lock
+ * then kept TX out for good), and TX must get the bus after it.
+ */
+static void phase_arbiter(void)
+{
+	const char *name = "dma/arbiter";
+	struct nic_env_cfg c = cfg_std;
+	struct item it[2];
+	struct run r;
+	unsigned int one = 1;
+	int ok;
+
+	c.rx_gap = 0;
+	c.rx_ifg_max = 0;
+	if (phase_begin(name, &c, 4, 4, 9018))
+		return;
+	memset(it, 0, sizeof(it));
+	memset(&r, 0, sizeof(r));
+	gen_unmarked(&it[0], 1518);
+	gen_unmarked(&it[1], 1518);
+	expect_tx(&it[1], 9018);
+	nic_drv_rx_post(&drv, BUF_SIZE);
+	nic_drv_rx_kick(&drv);
+	wr(INC_CTRL, INC_CTRL_TX_EN | INC_CTRL_RX_EN);
+	/* no read request is taken from now on */
+	c.rd_req_stall = 1.0;
+	nic_env_set_cfg(env, &c);
+	nic_env_rx_inject(env, it[0].f, it[0].len, 0, 0);
+	nic_env_step(env, 3000);
+	ok = nic_env_io(env)->m_dma_rd_req_valid;
+	t_ok(ok, "%s: RX's descriptor read waits on a stalled bridge", name);
+	wr(INC_CTRL, INC_CTRL_TX_EN);		/* RX off while it waits */
+	nic_env_step(env, 200);
+	ok = nic_env_io(env)->m_dma_rd_req_valid;
+	t_ok(ok, "%s: RX_EN off: the request stays up until taken", name);
+	c.rd_req_stall = 0;
+	nic_env_set_cfg(env, &c);
+	nic_drv_tx_post(&drv, it[1].f, it[1].len, NULL);
+	nic_drv_tx_kick(&drv);
+	ok = !nic_env_run_until(env, tx_done_n, &one, 200000);
+	nic_env_run_until(env, env_quiet, NULL, 100000);
+	ok = ok && nic_env_tx_count(env) == 1 &&
+	     nic_env_tx_frame(env, 0)->len == it[1].len &&
+	     !memcmp(nic_env_tx_frame(env, 0)->data, it[1].f, it[1].len);
+	t_ok(ok, "%s: then TX gets the bus: its frame goes out (%zu sent)", name,
+	     nic_env_tx_count(env));
+	reap_rx(&r, 0);
+	ok = r.ngot == 1 && r.got[0].len == it[0].len &&
+	     !memcmp(r.got[0].data, it[0].f, it[0].len);
+	t_ok(ok, "%s: the RX frame whose request was up is delivered whole (%zu)", name, r.ngot);
+	wr(INC_CTRL, 0);
+	run_free(&r);
+	item_free(&it[0]);
+	item_free(&it[1]);
+	phase_end(name);
+}
+
+/*
+ * Loopback changes only between frames: LOOPBACK set while a frame is on
+ * its way to the MAC (the MAC holding it back) leaves that frame whole on
+ * the MAC and sends the next one to RX; cleared while a frame loops back,
+ * the same the other way.
+ */
+static int mac_mid_frame(struct nic_env *e, void *ctx)
+{
+	(void)ctx;
+	return nic_env_tx_partial(e) > 0;
+}
+
+static int nic_idle(struct nic_env *e, void *ctx)
+{
+	(void)ctx;
+	return nic_env_idle(e);
+}
+
+static void phase_loopback_switch(void)
+{
+	const char *name = "loopback/switch";
+	struct nic_env_cfg c = cfg_std;
+	struct item it[3];
+	struct run r;
+	unsigned int n;
+	int ok, got_it;
+
+	c.tx_stall = 0.95;	/* the MAC takes a beat now and then */
+	if (phase_begin(name, &c, 4, 4, 9018))
+		return;
+	memset(it, 0, sizeof(it));
+	memset(&r, 0, sizeof(r));
+	for (n = 0; n < 3; n++) {
+		gen_unmarked(&it[n], 9018);
+		while (it[n].len < 4000) {	/* long enough to be caught inside */
+			item_free(&it[n]);
+			gen_unmarked(&it[n], 9018);
+		}
+		expect_tx(&it[n], 9018);
+	}
+	for (n = 0; n < 4; n++)
+		nic_drv_rx_post(&drv, BUF_SIZE);
+	nic_drv_rx_kick(&drv);
+	wr(INC_CTRL, INC_CTRL_TX_EN | INC_CTRL_RX_EN);
+	nic_drv_tx_post(&drv, it[0].f, it[0].len, NULL);
+	nic_drv_tx_kick(&drv);
+	ok = !nic_env_run_until(env, mac_mid_frame, NULL, 200000);
+	t_ok(ok, "%s: a frame is half way to the MAC (%zu bytes)", name,
+	     nic_env_tx_partial(env));
+	wr(INC_CTRL, INC_CTRL_TX_EN | INC_CTRL_RX_EN | INC_CTRL_LOOPBACK);
+	nic_drv_tx_post(&drv, it[1].f, it[1].len, NULL);
+	nic_drv_tx_kick(&drv);
+	n = 2;
+	ok = !nic_env_run_until(env, tx_done_n, &n, 2000000);
+	nic_env_run_until(env, nic_idle, NULL, 2000000);
+	reap_rx(&r, 0);
+	got_it = r.ngot == 1 && r.got[0].len == it[1].wire_len &&
+		 !memcmp(r.got[0].data, it[1].wire, it[1].wire_len);
+	ok = ok && nic_env_tx_count(env) == 1 &&
+	     nic_env_tx_frame(env, 0)->len == it[0].len &&
+	     !memcmp(nic_env_tx_frame(env, 0)->data, it[0].f, it[0].len);
+	t_ok(ok && got_it, "%s: LOOPBACK set mid-frame: that frame reaches the MAC whole, the next loops back to RX (%zu on the MAC, %zu on RX)",
+	     name, nic_env_tx_count(env), r.ngot);
+	/* and back: the next frame goes out to the MAC */
+	wr(INC_CTRL, INC_CTRL_TX_EN | INC_CTRL_RX_EN);
+	nic_drv_tx_post(&drv, it[2].f, it[2].len, NULL);
+	nic_drv_tx_kick(&drv);
+	n = 3;
+	ok = !nic_env_run_until(env, tx_done_n, &n, 2000000);
+	nic_env_run_until(env, nic_idle, NULL, 2000000);
+	ok = ok && nic_env_tx_count(env) == 2 &&
+	     nic_env_tx_frame(env, 1)->len == it[2].len &&
+	     !memcmp(nic_env_tx_frame(env, 1)->data, it[2].f, it[2].len);
+	t_ok(ok, "%s: LOOPBACK cleared: the next frame goes to the MAC whole", name);
+	wr(INC_CTRL, 0);
+	run_free(&r);
+	for (n = 0; n < 3; n++)
+		item_free(&it[n]);
+	phase_end(name);
+}
+
+/*
+ * A reset of the NIC while the MAC is inside an RX frame: the MAC's stream
+ * does not stop for it, so the frame's tail arrives after the reset, when
+ * the driver has set the NIC up again. It must be dropped (rx_drop_mac),
+ * not delivered as a frame; the next frame arrives whole. A reset between
+ * frames loses nothing.
+ */
+static int rx_mid_frame(struct nic_env *e, void *ctx)
+{
+	(void)ctx;
+	return nic_env_rx_partial(e) >= *(size_t *)ctx;
+}
+
+static int rx_reset_round(const char *name, int inside, struct item *a,
+			  struct item *b, struct run *r)
+{
+	size_t at = a->len / 2;
+	unsigned int n;
+	int ok;
+
+	nic_drv_fini(&drv);
+	nic_env_free_all(env);
+	if (nic_drv_init(&drv, env, 4, 4, BUF_SIZE))
+		return 0;
+	wr(INC_MAX_FRAME, 9018);
+	for (n = 0; n < 4; n++)
+		nic_drv_rx_post(&drv, BUF_SIZE);
+	nic_drv_rx_kick(&drv);
+	wr(INC_CTRL, INC_CTRL_RX_EN);
+	nic_env_rx_inject(env, a->f, a->len, 0, 0);
+	if (inside) {
+		ok = !nic_env_run_until(env, rx_mid_frame, &at, 200000);
+		t_ok(ok, "%s: the MAC is inside a frame (%zu of %zu bytes given)",
+		     name, nic_env_rx_partial(env), a->len);
+	} else {
+		ok = !nic_env_run_until(env, nic_idle, NULL, 2000000) &&
+		     nic_env_rx_pending(env) == 0;
+		reap_rx(r, 0);
+		t_ok(ok && r->ngot == 1, "%s: the first frame arrived before the reset (%zu)",
+		     name, r->ngot);
+	}
+	/* the NIC is reset and set up again while the MAC holds still */
+	nic_env_set_rx_pause(env, 1);
+	nic_drv_fini(&drv);
+	nic_env_reset_nic(env);
+	nic_env_free_all(env);
+	if (nic_drv_init(&drv, env, 4, 4, BUF_SIZE))
+		return 0;
+	wr(INC_MAX_FRAME, 9018);
+	for (n = 0; n < 4; n++)
+		nic_drv_rx_post(&drv, BUF_SIZE);
+	nic_drv_rx_kick(&drv);
+	wr(INC_CTRL, INC_CTRL_RX_EN);
+	nic_env_rx_inject(env, b->f, b->len, 0, 0);
+	nic_env_set_rx_pause(env, 0);
+	ok = !nic_env_run_until(env, nic_idle, NULL, 2000000) &&
+	     nic_env_rx_pending(env) == 0;
+	reap_rx(r, 0);
+	return ok;
+}
+
+static void phase_reset_rx(void)
+{
+	const char *name = "reset/rx-cut";
+	struct item a, b;
+	struct run r;
+	uint64_t drop;
+	int ok;
+
+	if (phase_begin(name, &cfg_std, 4, 4, 9018))
+		return;
+	memset(&r, 0, sizeof(r));
+	gen_unmarked(&a, 9018);
+	while (a.len < 3000) {
+		item_free(&a);
+		gen_unmarked(&a, 9018);
+	}
+	gen_unmarked(&b, 9018);
+	ok = rx_reset_round(name, 1, &a, &b, &r);
+	drop = nic_stat(env, INC_ST_RX_DROP_MAC);
+	t_ok(ok && r.ngot == 1 && r.got[0].len == b.len &&
+	     !memcmp(r.got[0].data, b.f, b.len),
+	     "%s: reset inside a frame: its tail is not delivered, the next frame is (%zu delivered, first %zu bytes, want %zu)",
+	     name, r.ngot, r.ngot ? r.got[0].len : 0, b.len);
+	t_ok(drop == 1, "%s: the cut frame's tail counted in rx_drop_mac (%llu)",
+	     name, (unsigned long long)drop);
+	t_ok(nic_stat(env, INC_ST_RX_FRAMES) == 1,
+	     "%s: rx_frames counts only the whole frame (%llu)", name,
+	     (unsigned long long)nic_stat(env, INC_ST_RX_FRAMES));
+	run_free(&r);
+	memset(&r, 0, sizeof(r));
+	ok = rx_reset_round(name, 0, &a, &b, &r);
+	t_ok(ok && r.ngot == 2 && r.got[1].len == b.len &&
+	     !memcmp(r.got[1].data, b.f, b.len) &&
+	     nic_stat(env, INC_ST_RX_DROP_MAC) == 0,
+	     "%s: reset between frames: the first frame after it is delivered whole (%zu delivered, drop_mac %llu)",
+	     name, r.ngot, (unsigned long long)nic_stat(env, INC_ST_RX_DROP_MAC));
+	wr(INC_CTRL, 0);
+	run_free(&r);
+	item_free(&a);
+	item_free(&b);
 	phase_end(name);
 }
 
@@ -2506,6 +2752,9 @@ int main(void)
 	} phases[] = {
 		{ "id", phase_id },
 		{ "control", phase_control },
+		{ "dma/arbiter", phase_arbiter },
+		{ "loopback/switch", phase_loopback_switch },
+		{ "reset/rx-cut", phase_reset_rx },
 		{ "unmarked/loopback", phase_unmarked_loopback },
 		{ "unmarked/mac", phase_unmarked },
 		{ "marked/mac", phase_marked },
