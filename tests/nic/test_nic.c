@@ -541,6 +541,7 @@ struct run {
 				 * the NIC at a time, as a MAC whose peer
 				 * paces itself) */
 	int irq_rearm;		/* IRQ_ENABLE = 3 after each message */
+	int churn;		/* register traffic all along (churn()) */
 	uint64_t timeout;
 	/* out */
 	uint32_t *tx_status;
@@ -555,7 +556,64 @@ struct run {
 	size_t *rx_deliv;	/* index of the i-th frame to be delivered */
 	size_t rx_ngot_seen;
 	uint64_t rx_progress;	/* clock of the last injection or delivery */
+	/* churn: its own randomness, and what it saw */
+	struct rng crng;
+	uint64_t churn_writes, churn_reads;
+	uint64_t stat_last[INC_ST_N];
+	uint64_t stat_backwards;	/* a counter read lower than before */
 };
+
+/*
+ * Register traffic under load, as a driver and its tools make it: the
+ * coalescing settings, the interrupt enables and W1C status, the MAC
+ * address, MAX_FRAME and CTRL written again with their values, and 64-bit
+ * statistics read (low then high word), none of which may disturb a frame.
+ * Every counter must read at least what it read before: a torn 64-bit read
+ * or a lost increment shows as a counter going backwards.
+ */
+static void churn(struct run *r)
+{
+	uint32_t v = (uint32_t)rng_next(&r->crng);
+	int n;
+
+	switch (rng_below(&r->crng, 8)) {
+	case 0:
+		wr(INC_IRQ_COAL_TX, INC_COAL(v & 31, (v >> 8) & 63));
+		break;
+	case 1:
+		wr(INC_IRQ_COAL_RX, INC_COAL(v & 31, (v >> 8) & 63));
+		break;
+	case 2:
+		wr(INC_IRQ_ENABLE, v & 3);
+		break;
+	case 3:
+		wr(INC_IRQ_STATUS, v & 3);
+		break;
+	case 4:
+		wr(INC_MAC_LO, v);
+		wr(INC_MAC_HI, v >> 16 & 0xffff);
+		break;
+	case 5:
+		wr(INC_MAX_FRAME, 9018);
+		break;
+	case 6:
+		wr(INC_CTRL, rd(INC_CTRL));
+		r->churn_reads++;
+		break;
+	default:
+		n = (int)rng_below(&r->crng, INC_ST_N);
+		{
+			uint64_t c = nic_stat(env, n);
+
+			if (c < r->stat_last[n])
+				r->stat_backwards++;
+			r->stat_last[n] = c;
+		}
+		r->churn_reads++;
+		return;
+	}
+	r->churn_writes++;
+}
 
 /*
  * A MAC has no flow control towards the NIC: a NIC that falls behind drops
@@ -693,6 +751,8 @@ static void run_traffic(struct run *r)
 		if (kick)
 			nic_drv_tx_kick(&drv);
 		nic_env_step(env, 16);
+		if (r->churn && iter % 2 == 0)
+			churn(r);
 		if (++iter % 8 == 0) {
 			/* CONS never passes a descriptor whose DONE is not
 			 * visible yet (nic_drv_errors.cons_ahead) */
@@ -1318,6 +1378,54 @@ static void phase_reset_rx(void)
 	run_free(&r);
 	item_free(&a);
 	item_free(&b);
+	phase_end(name);
+}
+
+/* Marked and unmarked frames out, unmarked frames in, while the registers
+ * churn. */
+static void phase_churn(void)
+{
+	const char *name = "registers/under-load";
+	size_t n = scaled(600), i;
+	struct item *tx = calloc(n, sizeof(*tx)), *rx = calloc(n, sizeof(*rx));
+	struct run r;
+
+	if (phase_begin(name, &cfg_std, 6, 6, 9018))
+		return;
+	for (i = 0; i < n; i++) {
+		if (i % 2)
+			gen_marked(&tx[i], 9018);
+		else
+			gen_unmarked(&tx[i], 9018);
+		expect_tx(&tx[i], 9018);
+		gen_unmarked(&rx[i], 9018);
+		expect_rx(&rx[i], rx[i].f, rx[i].len, 9018, BUF_SIZE);
+	}
+	wr(INC_CTRL, INC_CTRL_TX_EN | INC_CTRL_RX_EN);
+	memset(&r, 0, sizeof(r));
+	r.tx = tx;
+	r.ntx = n;
+	r.rx = rx;
+	r.nrx = n;
+	r.rx_buf_len = BUF_SIZE;
+	r.timeout = 40000000;
+	r.churn = 1;
+	r.crng.s = 0x5eed0c4a11ull;
+	run_traffic(&r);
+	check_wire(&r, name);
+	check_tx_status(&r, name);
+	check_rx(&r, name);
+	t_ok(r.churn_writes > 100 && r.churn_reads > 100 && !r.stat_backwards,
+	     "%s: %llu register writes and %llu reads during the traffic; no 64-bit counter read went backwards (%llu)",
+	     name, (unsigned long long)r.churn_writes,
+	     (unsigned long long)r.churn_reads,
+	     (unsigned long long)r.stat_backwards);
+	wr(INC_IRQ_ENABLE, 3);
+	check_idle(&r, name);
+	wr(INC_CTRL, 0);
+	run_free(&r);
+	items_free(tx, n);
+	items_free(rx, n);
 	phase_end(name);
 }
 
@@ -2755,6 +2863,7 @@ int main(void)
 		{ "dma/arbiter", phase_arbiter },
 		{ "loopback/switch", phase_loopback_switch },
 		{ "reset/rx-cut", phase_reset_rx },
+		{ "registers/under-load", phase_churn },
 		{ "unmarked/loopback", phase_unmarked_loopback },
 		{ "unmarked/mac", phase_unmarked },
 		{ "marked/mac", phase_marked },
