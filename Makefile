@@ -145,12 +145,13 @@ $(BUILD)/bin/bench-rtl: $(O)/userspace/bench/bench-rtl.o \
 
 # ---- NIC: Verilator model of inc_nic and its system test ------------------
 RTL_NIC   := $(sort $(wildcard rtl/nic/*.v))
+RTL_NIC_H := $(sort $(wildcard rtl/nic/*.vh))
 VL_NIC    := $(VLDIR)/nic/Vnic__ALL.a
 
-$(VL_NIC): $(RTL_CODEC) $(RTL_NIC)
+$(VL_NIC): $(RTL_CODEC) $(RTL_NIC) $(RTL_NIC_H)
 	@echo "  VERILATE nic"
 	$(Q)rm -rf $(VLDIR)/nic && mkdir -p $(VLDIR) && \
-		verilator --cc -O3 -Wall --prefix Vnic --top-module inc_nic \
+		verilator --cc -O3 -Wall --prefix Vnic --top-module inc_nic -Irtl/nic \
 		--Mdir $(VLDIR)/nic $(RTL_CODEC) $(RTL_NIC)
 	$(Q)$(MAKE) -s -C $(VLDIR)/nic -f Vnic.mk Vnic__ALL.a OPT_FAST=-O2 \
 		CXX=g++ >/dev/null

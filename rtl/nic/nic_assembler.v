@@ -66,6 +66,8 @@ module nic_assembler #
     output wire              m_axis_tlast
 );
 
+`include "nic_beat_fns.vh"
+
 localparam [2:0] S_IDLE = 3'd0, S_HDR = 3'd1, S_START = 3'd2, S_SEG = 3'd3,
                  S_FLUSH = 3'd4;
 
@@ -97,16 +99,6 @@ wire [31:0]  rd_keep = src_b ? rdb_tkeep : rda_tkeep;
 wire         rd_valid = src_b ? rdb_tvalid : rda_tvalid;
 wire         rd_last = src_b ? rdb_tlast : rda_tlast;
 
-function [5:0] ones;
-    input [31:0] k;
-    integer i;
-    begin
-        ones = 0;
-        for (i = 0; i < 32; i = i + 1)
-            ones = ones + {5'd0, k[i]};
-    end
-endfunction
-
 wire [1535:0] hb_ext = {256'd0, r_hb};
 wire [7:0]    hb_left = r_hb_len - hb_pos;
 
@@ -122,7 +114,7 @@ always @* begin
         item_valid = 1'b1;
     end else if (state == S_SEG) begin
         item = rd_data;
-        item_len = {2'd0, ones(rd_keep)};
+        item_len = {2'd0, ones32(rd_keep)};
         item_last = rd_last && !more_after_seg;
         item_valid = rd_valid;
     end

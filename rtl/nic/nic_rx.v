@@ -66,6 +66,8 @@ module nic_rx
     output reg  [159:0]  stat_inc = 0
 );
 
+`include "nic_beat_fns.vh"
+
 localparam RING_AW = 10;                 // ring words (32 bytes): 32 KiB
 localparam [10:0] RING_WORDS = 11'd1024;
 
@@ -83,16 +85,6 @@ reg  [9:0]  q_start [0:15];
 reg  [13:0] q_len [0:15];
 reg  [3:0]  q_wp = 0, q_rp = 0;
 reg  [4:0]  q_cnt = 0;
-
-function [5:0] ones32;
-    input [31:0] k;
-    integer i;
-    begin
-        ones32 = 0;
-        for (i = 0; i < 32; i = i + 1)
-            ones32 = ones32 + {5'd0, k[i]};
-    end
-endfunction
 
 wire [10:0] used = in_wptr - free_ptr;
 wire        room = used < RING_WORDS;
@@ -371,19 +363,6 @@ wire [13:0] hp_start = 14'd16;
 wire [13:0] hp_end = 14'd16 + {6'd0, sh_l4len} + sh_off[13:0];
 wire [13:0] suf_start = body_end[13:0] - {6'd0, p_l4_off};
 
-function [31:0] below;    // keep bits of a beat at pos whose offset < lim
-    input [13:0] pos;
-    input [13:0] lim;
-    begin
-        if (lim <= pos)
-            below = 32'd0;
-        else if (lim - pos >= 14'd32)
-            below = 32'hffffffff;
-        else
-            below = ~(32'hffffffff << (lim - pos));
-    end
-endfunction
-
 wire [31:0] hp_keep = ra_tkeep & ~below(cs_pos, hp_start) & below(cs_pos, hp_end);
 wire [31:0] suf_keep = ra_tkeep & ~below(cs_pos, suf_start);
 wire [20:0] all_beat, hp_beat, suf_beat;
@@ -559,16 +538,6 @@ assign wr_last = state == R_WDATA ? o_tlast : 1'b1;
 assign wr_valid = (state == R_WDATA && o_tvalid) || state == R_DWDATA;
 
 // ---- the state machine ----------------------------------------------------------
-
-function [255:0] masked;
-    input [255:0] d;
-    input [31:0]  k;
-    integer i;
-    begin
-        for (i = 0; i < 32; i = i + 1)
-            masked[8*i +: 8] = k[i] ? d[8*i +: 8] : 8'd0;
-    end
-endfunction
 
 wire [10:0] frame_words = {1'b0, fr_len[13:5]} + {10'd0, fr_len[4:0] != 5'd0};
 

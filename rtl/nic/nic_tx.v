@@ -72,6 +72,8 @@ module nic_tx
     output reg  [127:0]  stat_inc = 0
 );
 
+`include "nic_beat_fns.vh"
+
 // transmit outcomes (incw_tx_result)
 localparam [7:0] R_COMPRESSED = 8'd0, R_NOT_ASKED = 8'd1, R_NOT_IP = 8'd2,
                  R_FRAGMENT = 8'd3, R_NOT_L4 = 8'd4, R_BAD_RANGE = 8'd5,
@@ -250,34 +252,11 @@ wire [20:0]  sp_sum;
 
 nic_sum sum_body (.data(sp_word), .keep(sp_wkeep), .sum(sp_sum));
 
-function [5:0] ones32;
-    input [31:0] k;
-    integer i;
-    begin
-        ones32 = 0;
-        for (i = 0; i < 32; i = i + 1)
-            ones32 = ones32 + {5'd0, k[i]};
-    end
-endfunction
-
 // ---- checksum pass over [l4_off, ip_end) ----
 reg  [13:0] cs_pos = 0;           // stream position of the current beat
 reg  [31:0] sum_pre = 0, sum_suf = 0;
 wire [13:0] pre_end = {6'd0, p_l4_len} + d_off[13:0];     // stream offsets
 wire [13:0] suf_start = pre_end + d_rlen[13:0];
-
-function [31:0] below;    // keep bits of a beat at pos whose offset < lim
-    input [13:0] pos;
-    input [13:0] lim;
-    begin
-        if (lim <= pos)
-            below = 32'd0;
-        else if (lim - pos >= 14'd32)
-            below = 32'hffffffff;
-        else
-            below = ~(32'hffffffff << (lim - pos));
-    end
-endfunction
 
 wire [31:0] pre_keep = ra_tkeep & below(cs_pos, pre_end);
 wire [31:0] suf_keep = ra_tkeep & ~below(cs_pos, suf_start);
@@ -435,17 +414,6 @@ assign wr_data = {224'd0, status};
 assign wr_keep = 32'h0000000f;
 assign wr_last = 1'b1;
 assign wr_valid = state == T_SDATA;
-
-// tdata with the bytes whose keep bit is clear set to 0
-function [255:0] masked;
-    input [255:0] d;
-    input [31:0]  k;
-    integer i;
-    begin
-        for (i = 0; i < 32; i = i + 1)
-            masked[8*i +: 8] = k[i] ? d[8*i +: 8] : 8'd0;
-    end
-endfunction
 
 // ---- the state machine ----
 always @(posedge clk) begin
