@@ -46,7 +46,7 @@ TBINS := $(TESTS:%=$(BUILD)/tests/%)
 
 .PHONY: module
 .PHONY: all deps check demo demo-codec bench-codec bench-rtl bench-incsim bench-inccl bench-inccl-sim synth-report \
-	train-eval bench-train demo-train bench-driver lint timing-report \
+	train-eval bench-train demo-train bench-driver lint formal timing-report \
 	clean asan fuzz rtl-models
 # keep objects that pattern rules chain through
 .SECONDARY:
@@ -213,6 +213,22 @@ timing-report: deps
 # make lint: verilator --lint-only -Wall on every RTL module (TAP)
 lint: deps
 	$(Q)rtl/scripts/lint.sh $(BUILD)/rtl-lint
+
+# make formal: the formal handshake checks (rtl/scripts/formal.sh, TAP;
+# docs/rtl.md "Formal checks"): both engines at 8 and 16 lanes, bounded
+# deeper than make check (FORMAL_DEPTH=N sets every depth), the 8-lane packer
+# proved for all depths, and each harness's self-test (it must catch a
+# broken harness and reach its checks); about 45 minutes on 2 busy cores
+FORMAL_CHECKS := inc_compressor:8:16 inc_decompressor:8:16 \
+	inc_compressor:16:12 inc_decompressor:16:12
+formal: deps
+	$(Q)export FORMAL_BUILD=$(BUILD)/rtl-formal; rc=0; \
+	for c in $(FORMAL_CHECKS); do set -- $$(echo "$$c" | tr : ' '); \
+		rtl/scripts/formal.sh $$1 $$2 $(if $(FORMAL_DEPTH),$(FORMAL_DEPTH),$$3) || rc=1; done; \
+	rtl/scripts/formal.sh inc_axis_packer 8 1 prove || rc=1; \
+	for t in inc_compressor inc_decompressor inc_axis_packer; do \
+		rtl/scripts/formal.sh $$t 8 12 selftest || rc=1; done; \
+	exit $$rc
 
 bench-rtl: deps
 	$(Q)$(MAKE) --no-print-directory $(BUILD)/bin/bench-rtl
