@@ -218,7 +218,7 @@ lint: deps
 # docs/rtl.md "Formal checks"): both engines at 8 and 16 lanes, bounded
 # deeper than make check (FORMAL_DEPTH=N sets every depth), the 8-lane packer
 # proved for all depths, and each harness's self-test (it must catch a
-# broken harness and reach its checks); about 45 minutes on 2 busy cores
+# broken harness and reach its checks); about 30 minutes on 2 cores
 FORMAL_CHECKS := inc_compressor:8:16 inc_decompressor:8:16 \
 	inc_compressor:16:12 inc_decompressor:16:12
 formal: deps

@@ -226,7 +226,7 @@ if [ "$MODE" = selftest ]; then
 	for what in FV_BREAK_VALID FV_COVER; do
 		case $what in
 		FV_BREAK_VALID) want=chk_m.a_valid_held desc="broken harness (tvalid dropped while stalled) fails" ;;
-		FV_COVER) want=c_reach desc="a stalled output beat and two output packets are reachable" ;;
+		FV_COVER) want=c_reach desc="c_reach (a stalled output beat, two output packets) is reachable" ;;
 		esac
 		model "$what"
 		solve bmc
