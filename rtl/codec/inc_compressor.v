@@ -13,21 +13,34 @@
  * m_axis (body): 2 * 4 * LANES bytes per beat, tkeep contiguous, full but on
  *   the last beat; a body of 0 bytes is one beat with tkeep = 0. tuser:
  *   [6:0] the chunk's k and mode, [7] error, valid on the tlast beat: mode
- *   or k out of range, tuser[7] set, a short beat before the last, or a
- *   chunk over 9000 bytes. The body of such a chunk is still produced (as paper mode when
- *   the mode was wrong) and must be dropped.
+ *   or k out of range, tuser[7] set, a short beat before the last, a tkeep
+ *   that is not contiguous, or a chunk over 9000 bytes. The body of such a
+ *   chunk is still produced (as paper mode when the mode was wrong) and
+ *   must be dropped.
  *
  * Line rate: with m_axis_tready held high, s_axis_tready stays high: one
  * raw beat per clock for any data, either mode, back-to-back chunks. The
  * compressed side is twice as wide because a segment of incompressible
  * values codes to 17/16 of its size (docs/codec.md, section 9).
  *
- * Pipeline: S1 registers the beat; S2 holds the LANES quantized lanes
- * (inc_quant); the groups are then packed (inc_group_pack) into a ring of
- * beats. The emitter waits until a segment (8 groups) is complete in the
- * ring, then sends one ring entry per clock: the segment's header (mask and
- * tag words) with its first entry, then payloads, and the tail bytes with
- * the chunk's last entry, as items to inc_axis_packer.
+ * Pipeline (docs/rtl.md, "Logic depth": at most 8 LUT6 levels a stage):
+ *   S0  the input beat, registered as it is
+ *   S1  byte count, whole values, groups, the chunk's checks, 142 - k for
+ *       the quantizer
+ *   S2  inc_quant_shift per lane, the tail bytes, the group's place in
+ *       its segment
+ *   S3  inc_quant_round per lane
+ *   S4  inc_group_pack per group, written into a ring of entries (one per
+ *       beat); the segment's tag words gathered as its entries are written
+ *   H1..H3  a closed segment's header (sparse mask, present tag words
+ *       packed): into a header FIFO
+ *   E1  the entry at the ring's head read, with its segment's header when it
+ *       starts one (it waits until the header is there)
+ *   E2  the item's byte offsets      E3  the item placed
+ *   then inc_axis_packer joins items into beats.
+ * s_axis_tready is a register: a credit counter (ring entries plus beats in
+ * S0..S4) keeps the ring from overflowing, with its credits back a clock
+ * after the entry leaves.
  */
 
 // Language: Verilog 2001
@@ -60,124 +73,157 @@ module inc_compressor #
     output wire [7:0]            m_axis_tuser
 );
 
+
 localparam W = LANES * 4;              // raw bytes per beat
 localparam GPB = LANES / 8;            // groups per beat
-localparam SEG_ROWS = 8 / GPB;         // beats per segment
 localparam HDR = 17;                   // largest segment header, bytes
 localparam ITEM = HDR + 32 * GPB + 3;  // largest emitter item, bytes
 localparam ITEM_LEN_W = 8;             // bits of an item length
 localparam NB_W = $clog2(W + 1);       // bits of a byte count in a beat
-localparam RING = 16;                  // ring entries (beats)
+localparam RING = 32;                  // ring entries (beats)
+localparam RP_W = 5;                   // bits of a ring index
 localparam MAX_CHUNK = 9000;           // bytes
+localparam MAX_BEATS = MAX_CHUNK / W;  // full beats that fit a chunk
+localparam REM = MAX_CHUNK - MAX_BEATS * W; // bytes the next beat may add
+localparam BEAT_W = 9;                 // bits of the beat count (> MAX_BEATS)
+localparam [BEAT_W-1:0] LAST_FULL = MAX_BEATS[BEAT_W-1:0] - 1'b1; // one short of it
 
-// ---- input: S1 ---------------------------------------------------------
+// ---- input: S0 -------------------------------------------------------------
+
+// free ring entries not reserved by beats in S0..S4
+reg  [RP_W:0]     credits = RING;
+reg               in_ready = 1'b1;
+reg               ret_e = 1'b0;        // an entry left the ring last clock
+reg               ret_s = 1'b0;        // a beat left S4 without an entry
+
+assign s_axis_tready = in_ready;
+
+wire in_take = s_axis_tvalid && in_ready;
+wire [RP_W:0] credits_next = credits - {{RP_W{1'b0}}, in_take} +
+                             {{RP_W{1'b0}}, ret_e} + {{RP_W{1'b0}}, ret_s};
+
+reg               s0_valid = 1'b0;
+reg [LANES*32-1:0] s0_data = 0;
+reg [W-1:0]       s0_keep = 0;
+reg               s0_last = 1'b0;
+reg [7:0]         s0_user = 0;
+
+always @(posedge clk) begin
+    credits <= credits_next;
+    in_ready <= credits_next != 0;
+    s0_valid <= in_take;
+    if (in_take) begin
+        s0_data <= s_axis_tdata;
+        s0_keep <= s_axis_tkeep;
+        s0_last <= s_axis_tlast;
+        s0_user <= s_axis_tuser;
+    end
+    if (rst) begin
+        credits <= RING;
+        in_ready <= 1'b1;
+        s0_valid <= 1'b0;
+    end
+end
+
+// ---- beat checks: S1 -------------------------------------------------------
 
 reg              in_first = 1'b1;  // next beat starts a chunk
 reg  [6:0]       in_user = 0;      // k and mode of the current chunk
-reg  [13:0]      in_bytes = 0;     // bytes of the chunk so far (saturating)
 reg              in_err = 1'b0;    // sticky error of the current chunk
-reg  [2:0]       in_gi = 0;        // index in its segment of the next group
+reg  [BEAT_W-1:0] in_beats = 0;    // beats of the chunk so far (saturating)
+reg              beats_eq = MAX_BEATS == 0; // in_beats == MAX_BEATS
+reg              beats_gt = 1'b0;  // in_beats > MAX_BEATS
 
-function [NB_W-1:0] count_keep;
+// bytes in the beat, read from a contiguous tkeep as the place of its
+// first clear bit (shallower than a count of ones; a tkeep with a hole
+// flags the chunk, and this is then at most W)
+function [NB_W-1:0] keep_bytes;
     input [W-1:0] keep;
-    integer i;
+    integer p;
     begin
-        count_keep = 0;
-        for (i = 0; i < W; i = i + 1)
-            count_keep = count_keep + {{(NB_W-1){1'b0}}, keep[i]};
+        keep_bytes = 0;
+        for (p = 1; p < W; p = p + 1)
+            if (keep[p-1] && !keep[p])
+                keep_bytes = keep_bytes | p[NB_W-1:0];
+        if (keep[W-1])
+            keep_bytes = W[NB_W-1:0];
     end
 endfunction
 
-wire [6:0]      b_user = in_first ? s_axis_tuser[6:0] : in_user;
-wire [NB_W-1:0] b_nb = count_keep(s_axis_tkeep);
+wire [6:0]      b_user = in_first ? s0_user[6:0] : in_user;
+wire [NB_W-1:0] b_nb = keep_bytes(s0_keep);
+wire            b_hole = |(~s0_keep[W-2:0] & s0_keep[W-1:1]);
 wire [NB_W-3:0] b_vals = b_nb[NB_W-1:2];           // whole values in beat
 wire [1:0]      b_groups = b_vals == 0 ? 2'd0 :
                            (GPB == 2 && b_vals > 8) ? 2'd2 : 2'd1;
-wire [14:0]     b_bytes = {1'b0, in_bytes} + {{(15-NB_W){1'b0}}, b_nb};
 wire            b_mode_ok = b_user[6:5] == 2'd1 || b_user[6:5] == 2'd2;
 wire            b_k_ok = b_user[4:0] >= 5'd1 && b_user[4:0] <= 5'd24;
+// with every earlier beat full, the chunk passes 9000 bytes here when
+// MAX_BEATS full beats came before and this one adds more than REM; an
+// earlier short beat has set in_err already
+wire            b_over = beats_gt || (beats_eq && b_nb > REM[NB_W-1:0]);
 wire            b_err = in_err || !b_mode_ok || !b_k_ok ||
-                        (in_first && s_axis_tuser[7]) ||
-                        (!s_axis_tlast && b_nb != W[NB_W-1:0]) ||
-                        b_bytes > MAX_CHUNK;
-// the 1..3 bytes after the last whole value, for the last beat
-wire [W*8+23:0] b_data_ext = {24'd0, s_axis_tdata};
-wire [23:0]     b_tail = b_data_ext[{b_vals, 5'd0} +: 24];
+                        (in_first && s0_user[7]) || b_hole ||
+                        (!s0_last && b_nb != W[NB_W-1:0]) || b_over;
+// a wrong k still codes deterministically (with k = 1); the chunk is flagged
+wire [7:0]      b_kc = 8'd142 - {3'd0, b_k_ok ? b_user[4:0] : 5'd1};
 
-// ring occupancy reserved by the beats in S1 and S2
-reg              s1_valid = 1'b0, s2_valid = 1'b0;
-reg  [4:0]       ring_cnt = 0;
-wire [4:0]       reserved = ring_cnt + {4'd0, s1_valid} + {4'd0, s2_valid};
-
-assign s_axis_tready = reserved < RING;
-
-wire in_take = s_axis_tvalid && s_axis_tready;
-
+reg                 s1_valid = 1'b0;
 reg  [LANES*32-1:0] s1_data = 0;
 reg  [NB_W-3:0]     s1_vals = 0;
 reg  [1:0]          s1_groups = 0;
 reg  [1:0]          s1_tail_len = 0;
-reg  [23:0]         s1_tail = 0;
 reg                 s1_last = 1'b0;
 reg  [6:0]          s1_user = 0;
 reg                 s1_err = 1'b0;
-reg  [2:0]          s1_gi = 0;
+reg  [7:0]          s1_kc = 0;
 
 always @(posedge clk) begin
-    s1_valid <= in_take;
-    if (in_take) begin
-        s1_data <= s_axis_tdata;
+    s1_valid <= s0_valid;
+    if (s0_valid) begin
+        s1_data <= s0_data;
         s1_vals <= b_vals;
         s1_groups <= b_groups;
-        s1_tail_len <= s_axis_tlast ? b_nb[1:0] : 2'd0;
-        s1_tail <= b_tail;
-        s1_last <= s_axis_tlast;
+        s1_tail_len <= s0_last ? b_nb[1:0] : 2'd0;
+        s1_last <= s0_last;
         s1_user <= b_user;
         s1_err <= b_err;
-        s1_gi <= in_gi;
+        s1_kc <= b_kc;
 
-        in_first <= s_axis_tlast;
+        in_first <= s0_last;
         in_user <= b_user;
-        in_bytes <= s_axis_tlast ? 14'd0 :
-                    (b_bytes > 15'd16383 ? 14'd16383 : b_bytes[13:0]);
-        in_err <= s_axis_tlast ? 1'b0 : b_err;
-        in_gi <= s_axis_tlast ? 3'd0 : in_gi + {1'b0, b_groups};
+        in_err <= s0_last ? 1'b0 : b_err;
+        if (s0_last) begin
+            in_beats <= 0;
+            beats_eq <= MAX_BEATS == 0;
+            beats_gt <= 1'b0;
+        end else begin
+            if (!beats_gt)
+                in_beats <= in_beats + 1'b1;
+            beats_eq <= in_beats == LAST_FULL;
+            beats_gt <= beats_gt || beats_eq;
+        end
     end
     if (rst) begin
         s1_valid <= 1'b0;
         in_first <= 1'b1;
-        in_bytes <= 0;
         in_err <= 1'b0;
-        in_gi <= 0;
+        in_beats <= 0;
+        beats_eq <= MAX_BEATS == 0;
+        beats_gt <= 1'b0;
     end
 end
 
-// ---- quantize: S2 --------------------------------------------------------
+// ---- quantize: S2 (shift), S3 (round) ---------------------------------------
 
-wire [LANES*2-1:0]  q_tags;
-wire [LANES*32-1:0] q_words;
+wire [LANES*16-1:0] qs_y;
+wire [LANES-1:0]    qs_raw_exp, qs_zero;
 
-// a wrong k still codes deterministically (with k = 1); the chunk is flagged
-wire [4:0] s1_k = (s1_user[4:0] >= 5'd1 && s1_user[4:0] <= 5'd24) ?
-                  s1_user[4:0] : 5'd1;
-
-genvar l;
-generate
-    for (l = 0; l < LANES; l = l + 1) begin : lane
-        wire [1:0] tag;
-        inc_quant quant (
-            .value(s1_data[32*l +: 32]),
-            .k(s1_k),
-            .tag(tag),
-            .word(q_words[32*l +: 32])
-        );
-        // lanes past the chunk's last value are padding: ZERO
-        assign q_tags[2*l +: 2] = l < s1_vals ? tag : 2'd0;
-    end
-endgenerate
-
-reg  [LANES*2-1:0]  s2_tags = 0;
-reg  [LANES*32-1:0] s2_words = 0;
+reg                 s2_valid = 1'b0;
+reg  [LANES*32-1:0] s2_data = 0;
+reg  [LANES*16-1:0] s2_y = 0;
+reg  [LANES-1:0]    s2_raw_exp = 0, s2_zero = 0;
+reg  [LANES-1:0]    s2_on = 0;     // lanes holding one of the chunk's values
 reg  [1:0]          s2_groups = 0;
 reg  [1:0]          s2_tail_len = 0;
 reg  [23:0]         s2_tail = 0;
@@ -185,37 +231,110 @@ reg                 s2_last = 1'b0;
 reg  [6:0]          s2_user = 0;
 reg                 s2_err = 1'b0;
 reg  [2:0]          s2_gi = 0;
+reg  [2:0]          in_gi = 0;     // index in its segment of the next group
+
+wire [LANES*2-1:0]  qr_tags;
+wire [LANES*32-1:0] qr_words;
+
+genvar l;
+generate
+    for (l = 0; l < LANES; l = l + 1) begin : lane
+        wire [1:0] tag;
+        inc_quant_shift qshift (
+            .value(s1_data[32*l +: 32]),
+            .kc(s1_kc),
+            .y(qs_y[16*l +: 16]),
+            .raw_exp(qs_raw_exp[l]),
+            .zero(qs_zero[l])
+        );
+        inc_quant_round qround (
+            .value(s2_data[32*l +: 32]),
+            .y(s2_y[16*l +: 16]),
+            .raw_exp(s2_raw_exp[l]),
+            .zero(s2_zero[l]),
+            .tag(tag),
+            .word(qr_words[32*l +: 32])
+        );
+        // lanes past the chunk's last value are padding: ZERO
+        assign qr_tags[2*l +: 2] = s2_on[l] ? tag : 2'd0;
+    end
+endgenerate
+
+// the 1..3 bytes after the last whole value, for the last beat
+wire [W*8+23:0] s1_data_ext = {24'd0, s1_data};
+wire [23:0]     s1_tail = s1_data_ext[{s1_vals, 5'd0} +: 24];
+
+reg [LANES-1:0] s1_on;
+integer ol;
+always @* begin
+    for (ol = 0; ol < LANES; ol = ol + 1)
+        s1_on[ol] = ol < s1_vals;
+end
 
 always @(posedge clk) begin
     s2_valid <= s1_valid;
     if (s1_valid) begin
-        s2_tags <= q_tags;
-        s2_words <= q_words;
+        s2_data <= s1_data;
+        s2_y <= qs_y;
+        s2_raw_exp <= qs_raw_exp;
+        s2_zero <= qs_zero;
+        s2_on <= s1_on;
         s2_groups <= s1_groups;
         s2_tail_len <= s1_tail_len;
         s2_tail <= s1_tail;
         s2_last <= s1_last;
         s2_user <= s1_user;
         s2_err <= s1_err;
-        s2_gi <= s1_gi;
+        s2_gi <= in_gi;
+        in_gi <= s1_last ? 3'd0 : in_gi + {1'b0, s1_groups};
     end
-    if (rst)
+    if (rst) begin
         s2_valid <= 1'b0;
+        in_gi <= 0;
+    end
 end
 
-// ---- pack into the ring ----------------------------------------------------
+reg                 s3_valid = 1'b0;
+reg  [LANES*2-1:0]  s3_tags = 0;
+reg  [LANES*32-1:0] s3_words = 0;
+reg  [1:0]          s3_groups = 0;
+reg  [1:0]          s3_tail_len = 0;
+reg  [23:0]         s3_tail = 0;
+reg                 s3_last = 1'b0;
+reg  [6:0]          s3_user = 0;
+reg                 s3_err = 1'b0;
+reg  [2:0]          s3_gi = 0;
 
-wire [GPB*16-1:0]  p_tw;
+always @(posedge clk) begin
+    s3_valid <= s2_valid;
+    if (s2_valid) begin
+        s3_tags <= qr_tags;
+        s3_words <= qr_words;
+        s3_groups <= s2_groups;
+        s3_tail_len <= s2_tail_len;
+        s3_tail <= s2_tail;
+        s3_last <= s2_last;
+        s3_user <= s2_user;
+        s3_err <= s2_err;
+        s3_gi <= s2_gi;
+    end
+    if (rst)
+        s3_valid <= 1'b0;
+end
+
+// ---- pack into the ring: S4 ---------------------------------------------------
+
 wire [GPB*256-1:0] p_pay;
 wire [GPB*6-1:0]   p_size;
 
 genvar g;
 generate
     for (g = 0; g < GPB; g = g + 1) begin : grp
+        wire [15:0] unused_tw;
         inc_group_pack pack (
-            .tags(s2_tags[16*g +: 16]),
-            .words(s2_words[256*g +: 256]),
-            .tw(p_tw[16*g +: 16]),
+            .tags(s3_tags[16*g +: 16]),
+            .words(s3_words[256*g +: 256]),
+            .tw(unused_tw),
             .payload(p_pay[256*g +: 256]),
             .size(p_size[6*g +: 6])
         );
@@ -223,14 +342,12 @@ generate
 endgenerate
 
 // one entry per beat that has values, and one for a last beat without any
-wire ring_wr = s2_valid && (s2_groups != 2'd0 || s2_last);
+wire ring_wr = s3_valid && (s3_groups != 2'd0 || s3_last);
 
 // entry fields; payloads in their own array (a RAM: one write, one read)
 reg [1:0]          r_groups [0:RING-1];  // 0: the chunk's end only
-reg [GPB*16-1:0]   r_tw [0:RING-1];
 reg [GPB*6-1:0]    r_size [0:RING-1];
-reg                r_seg_first [0:RING-1];
-reg                r_seg_last [0:RING-1];
+reg                r_need_hdr [0:RING-1]; // first entry of a segment
 reg                r_end [0:RING-1];     // the chunk's last entry
 reg [1:0]          r_tail_len [0:RING-1];
 reg [23:0]         r_tail [0:RING-1];
@@ -238,129 +355,258 @@ reg [6:0]          r_user [0:RING-1];
 reg                r_err [0:RING-1];
 reg [GPB*256-1:0]  r_pay [0:RING-1];
 
-reg [3:0] wp = 0, rp = 0;
+// one more bit than an index: equal pointers mean empty
+reg [RP_W:0] wp = 0, rp = 0;
 
 always @(posedge clk) begin
     if (ring_wr) begin
-        r_groups[wp] <= s2_groups;
-        r_tw[wp] <= p_tw;
-        r_size[wp] <= p_size;
-        r_seg_first[wp] <= s2_gi == 3'd0;
-        r_seg_last[wp] <= s2_last ||
-                          ({1'b0, s2_gi} + {2'b0, s2_groups}) == 4'd8;
-        r_end[wp] <= s2_last;
-        r_tail_len[wp] <= s2_tail_len;
-        r_tail[wp] <= s2_tail;
-        r_user[wp] <= s2_user;
-        r_err[wp] <= s2_err;
-        r_pay[wp] <= p_pay;
-        wp <= wp + 4'd1;
+        r_groups[wp[RP_W-1:0]] <= s3_groups;
+        r_size[wp[RP_W-1:0]] <= p_size;
+        r_need_hdr[wp[RP_W-1:0]] <= s3_gi == 3'd0 && s3_groups != 2'd0;
+        r_end[wp[RP_W-1:0]] <= s3_last;
+        r_tail_len[wp[RP_W-1:0]] <= s3_tail_len;
+        r_tail[wp[RP_W-1:0]] <= s3_tail;
+        r_user[wp[RP_W-1:0]] <= s3_user;
+        r_err[wp[RP_W-1:0]] <= s3_err;
+        r_pay[wp[RP_W-1:0]] <= p_pay;
+        wp <= wp + 1'b1;
     end
-    if (rst)
+    ret_s <= s3_valid && !ring_wr;
+    if (rst) begin
         wp <= 0;
-end
-
-// ---- emitter ------------------------------------------------------------------
-
-wire [4:0] ring_fill = ring_cnt;
-wire       item_ready;
-
-// A segment starting at rp closes at entry j when that entry ends it, or
-// when the entry after it is a chunk's end without values (the chunk's
-// last beat held only tail bytes).
-reg        seg_ready;
-reg [3:0]  seg_rows;      // entries in the segment, 1..SEG_ROWS
-reg [3:0]  j;
-always @* begin
-    seg_ready = 1'b0;
-    seg_rows = 4'd0;
-    for (j = 0; j < SEG_ROWS[3:0]; j = j + 4'd1) begin
-        if (!seg_ready && ring_fill > {1'b0, j} &&
-            (r_seg_last[rp + j] ||
-             (ring_fill > {1'b0, j} + 5'd1 && r_groups[rp + j + 4'd1] == 2'd0))) begin
-            seg_ready = 1'b1;
-            seg_rows = j + 4'd1;
-        end
+        ret_s <= 1'b0;
     end
 end
 
-// the segment's tag words, in group order, and which groups exist
-reg [127:0] seg_tw;
-reg [7:0]   seg_has;
-integer     jj, gg;
+// the segment's tag words and present groups, gathered as entries come; a
+// segment closes with the entry that fills its 8th group or ends the chunk
+reg  [127:0] seg_tw = 0;
+reg  [7:0]   seg_has = 0;
+reg  [127:0] cur_tw;
+reg  [7:0]   cur_has;
+integer      cg, cs;
 always @* begin
-    seg_tw = 0;
-    seg_has = 0;
-    for (jj = 0; jj < SEG_ROWS; jj = jj + 1) begin
-        for (gg = 0; gg < GPB; gg = gg + 1) begin
-            if (jj < {28'd0, seg_rows} && gg < r_groups[rp + jj[3:0]]) begin
-                seg_tw[16*(jj*GPB + gg) +: 16] = r_tw[rp + jj[3:0]][16*gg +: 16];
-                seg_has[jj*GPB + gg] = 1'b1;
+    cur_tw = seg_tw;
+    cur_has = seg_has;
+    for (cs = 0; cs < 8; cs = cs + 1)
+        for (cg = 0; cg < GPB; cg = cg + 1)
+            if (cg < s3_groups && cs[2:0] == s3_gi + cg[2:0]) begin
+                cur_tw[16*cs +: 16] = s3_tags[16*cg +: 16];
+                cur_has[cs] = 1'b1;
             end
-        end
-    end
 end
 
-// the header: [mask] then the present groups' tag words
-wire        sparse = r_user[rp][6:5] == 2'd2;
-reg [135:0] hdr;
-reg [4:0]   hdr_len;
-reg [7:0]   mask;
-reg [3:0]   npres;
-integer     h;
-always @* begin
-    mask = 0;
-    for (h = 0; h < 8; h = h + 1)
-        mask[h] = seg_has[h] && (!sparse || seg_tw[16*h +: 16] != 16'd0);
-    hdr = 0;
-    npres = 0;
-    if (sparse)
-        hdr[7:0] = mask;
-    for (h = 0; h < 8; h = h + 1) begin
-        if (mask[h]) begin
-            hdr[{npres, 4'd0} + (sparse ? 8'd8 : 8'd0) +: 16] = seg_tw[16*h +: 16];
-            npres = npres + 4'd1;
-        end
-    end
-    hdr_len = {npres, 1'b0} + (sparse ? 5'd1 : 5'd0);
-end
+wire seg_end = s3_last || ({1'b0, s3_gi} + {2'b0, s3_groups}) == 4'd8;
 
-// the item for the entry at rp
-wire                   e_first = r_seg_first[rp] && r_groups[rp] != 2'd0;
-wire                   e_go = ring_fill != 0 && (!e_first || seg_ready);
-reg  [ITEM*8-1:0]      item;
-reg  [ITEM_LEN_W-1:0]  item_len;
-integer                ig;
-always @* begin
-    item = 0;
-    item_len = 0;
-    if (e_first) begin
-        item[HDR*8-1:0] = hdr;
-        item_len = {3'd0, hdr_len};
-    end
-    for (ig = 0; ig < GPB; ig = ig + 1) begin
-        if (ig < r_groups[rp]) begin
-            item = item | ({{(ITEM-32)*8{1'b0}}, r_pay[rp][256*ig +: 256]} << {item_len, 3'd0});
-            item_len = item_len + {2'd0, r_size[rp][6*ig +: 6]};
-        end
-    end
-    if (r_end[rp]) begin
-        item = item | ({{(ITEM-3)*8{1'b0}}, r_tail[rp]} << {item_len, 3'd0});
-        item_len = item_len + {6'd0, r_tail_len[rp]};
-    end
-end
-
-wire item_valid = e_go;
-wire item_take = item_valid && item_ready;
+reg          h1_valid = 1'b0;
+reg  [127:0] h1_tw = 0;
+reg  [7:0]   h1_has = 0;
+reg          h1_sparse = 1'b0;
 
 always @(posedge clk) begin
-    if (item_take)
-        rp <= rp + 4'd1;
-    ring_cnt <= ring_cnt + {4'd0, ring_wr} - {4'd0, item_take};
-    if (rst) begin
-        rp <= 0;
-        ring_cnt <= 0;
+    h1_valid <= ring_wr && seg_end && cur_has != 8'd0;
+    h1_tw <= cur_tw;
+    h1_has <= cur_has;
+    h1_sparse <= s3_user[6:5] == 2'd2;
+    if (ring_wr) begin
+        seg_tw <= seg_end ? 128'd0 : cur_tw;
+        seg_has <= seg_end ? 8'd0 : cur_has;
     end
+    if (rst) begin
+        h1_valid <= 1'b0;
+        seg_tw <= 0;
+        seg_has <= 0;
+    end
+end
+
+// ---- segment header: H2 (mask, places), H3 (packed, into the FIFO) ---------------
+
+// sparse mode leaves out the groups whose tag word is 0 and adds the mask
+reg [7:0]  h_mask;
+reg [23:0] h_pos;                // 8 x 3 bits: a present word's place
+reg [3:0]  h_npres;
+integer    hm;
+always @* begin
+    h_npres = 0;
+    h_pos = 0;
+    for (hm = 0; hm < 8; hm = hm + 1) begin
+        h_mask[hm] = h1_has[hm] && (!h1_sparse || h1_tw[16*hm +: 16] != 16'd0);
+        h_pos[3*hm +: 3] = h_npres[2:0];
+        h_npres = h_npres + {3'd0, h_mask[hm]};
+    end
+end
+
+reg          h2_valid = 1'b0;
+reg  [127:0] h2_tw = 0;
+reg  [7:0]   h2_mask = 0;
+reg  [23:0]  h2_pos = 0;
+reg  [3:0]   h2_npres = 0;
+reg          h2_sparse = 1'b0;
+
+always @(posedge clk) begin
+    h2_valid <= h1_valid;
+    h2_tw <= h1_tw;
+    h2_mask <= h_mask;
+    h2_pos <= h_pos;
+    h2_npres <= h_npres;
+    h2_sparse <= h1_sparse;
+    if (rst)
+        h2_valid <= 1'b0;
+end
+
+reg [127:0] h_words;
+reg [135:0] h_hdr;
+integer     hp, hw;
+always @* begin
+    h_words = 0;
+    for (hp = 0; hp < 8; hp = hp + 1)
+        for (hw = 0; hw < 8; hw = hw + 1)
+            if (h2_mask[hw] && h2_pos[3*hw +: 3] == hp[2:0])
+                h_words[16*hp +: 16] = h_words[16*hp +: 16] | h2_tw[16*hw +: 16];
+    h_hdr = h2_sparse ? {h_words, h2_mask} : {8'd0, h_words};
+end
+
+// header FIFO: one entry per segment in the ring at most
+reg [HDR*8-1:0] hf_hdr [0:RING-1];
+reg [4:0]       hf_len [0:RING-1];
+reg [RP_W:0]    hf_wp = 0, hf_rp = 0;
+
+always @(posedge clk) begin
+    if (h2_valid) begin
+        hf_hdr[hf_wp[RP_W-1:0]] <= h_hdr;
+        hf_len[hf_wp[RP_W-1:0]] <= {h2_npres, 1'b0} + {4'd0, h2_sparse};
+        hf_wp <= hf_wp + 1'b1;
+    end
+    if (rst)
+        hf_wp <= 0;
+end
+
+// ---- emitter: E1 (fetch), E2 (offsets), E3 (item) ------------------------------------
+
+wire [RP_W-1:0] ri = rp[RP_W-1:0];
+wire            e_need_hdr = r_need_hdr[ri];
+wire            e_avail = wp != rp && (!e_need_hdr || hf_wp != hf_rp);
+
+reg                 e1_valid = 1'b0;
+reg                 e1_hdr_on = 1'b0;
+reg  [HDR*8-1:0]    e1_hdr = 0;
+reg  [4:0]          e1_hdr_len = 0;
+reg  [1:0]          e1_groups = 0;
+reg  [GPB*6-1:0]    e1_size = 0;
+reg                 e1_end = 1'b0;
+reg  [1:0]          e1_tail_len = 0;
+reg  [23:0]         e1_tail = 0;
+reg  [7:0]          e1_user = 0;
+reg  [GPB*256-1:0]  e1_pay = 0;
+
+reg                 e2_valid = 1'b0;
+reg  [HDR*8-1:0]    e2_hdr = 0;
+reg  [GPB*256-1:0]  e2_pay = 0;
+reg  [23:0]         e2_tail = 0;
+reg  [GPB*7-1:0]    e2_off = 0;      // byte offset of each group's payload
+reg  [6:0]          e2_off_tail = 0;
+reg  [ITEM_LEN_W-1:0] e2_len = 0;
+reg                 e2_end = 1'b0;
+reg  [7:0]          e2_user = 0;
+
+reg                 e3_valid = 1'b0;
+reg  [ITEM*8-1:0]   e3_item = 0;
+reg  [ITEM_LEN_W-1:0] e3_len = 0;
+reg                 e3_end = 1'b0;
+reg  [7:0]          e3_user = 0;
+
+wire item_ready;
+wire e3_ready = !e3_valid || item_ready;
+wire e2_ready = !e2_valid || e3_ready;
+wire e1_ready = !e1_valid || e2_ready;
+wire e_take = e_avail && e1_ready;
+
+always @(posedge clk) begin
+    ret_e <= e_take;
+    if (e1_ready)
+        e1_valid <= e_take;
+    if (e_take) begin
+        rp <= rp + 1'b1;
+        if (e_need_hdr)
+            hf_rp <= hf_rp + 1'b1;
+        e1_hdr_on <= e_need_hdr;
+        e1_hdr <= hf_hdr[hf_rp[RP_W-1:0]];
+        e1_hdr_len <= hf_len[hf_rp[RP_W-1:0]];
+        e1_groups <= r_groups[ri];
+        e1_size <= r_size[ri];
+        e1_end <= r_end[ri];
+        e1_tail_len <= r_tail_len[ri];
+        e1_tail <= r_tail[ri];
+        e1_user <= {r_end[ri] && r_err[ri], r_user[ri]};
+        e1_pay <= r_pay[ri];
+    end
+    if (rst) begin
+        ret_e <= 1'b0;
+        e1_valid <= 1'b0;
+        rp <= 0;
+        hf_rp <= 0;
+    end
+end
+
+// E2: where each part of the item goes
+reg [GPB*7-1:0]     o_off;
+reg [GPB*256-1:0]   o_pay;
+reg [6:0]           o_at;
+integer             og;
+always @* begin
+    o_at = e1_hdr_on ? {2'd0, e1_hdr_len} : 7'd0;
+    o_off = 0;
+    o_pay = 0;
+    for (og = 0; og < GPB; og = og + 1) begin
+        o_off[7*og +: 7] = o_at;
+        if (og < e1_groups) begin
+            o_pay[256*og +: 256] = e1_pay[256*og +: 256];
+            o_at = o_at + {1'b0, e1_size[6*og +: 6]};
+        end
+    end
+end
+
+always @(posedge clk) begin
+    if (e2_ready) begin
+        e2_valid <= e1_valid;
+        if (e1_valid) begin
+            e2_hdr <= e1_hdr_on ? e1_hdr : {HDR*8{1'b0}};
+            e2_pay <= o_pay;
+            e2_tail <= e1_tail;
+            e2_off <= o_off;
+            e2_off_tail <= o_at;
+            e2_len <= {1'b0, o_at} + {6'd0, e1_end ? e1_tail_len : 2'd0};
+            e2_end <= e1_end;
+            e2_user <= e1_user;
+        end
+    end
+    if (rst)
+        e2_valid <= 1'b0;
+end
+
+// E3: the item's bytes in place
+reg [ITEM*8-1:0] p_item;
+integer          pg;
+always @* begin
+    p_item = {{(ITEM-HDR)*8{1'b0}}, e2_hdr};
+    for (pg = 0; pg < GPB; pg = pg + 1)
+        p_item = p_item | ({{(ITEM-32)*8{1'b0}}, e2_pay[256*pg +: 256]} <<
+                           {e2_off[7*pg +: 7], 3'd0});
+    p_item = p_item | ({{(ITEM-3)*8{1'b0}}, e2_tail} << {e2_off_tail, 3'd0});
+end
+
+always @(posedge clk) begin
+    if (e3_ready) begin
+        e3_valid <= e2_valid;
+        if (e2_valid) begin
+            e3_item <= p_item;
+            e3_len <= e2_len;
+            e3_end <= e2_end;
+            e3_user <= e2_user;
+        end
+    end
+    if (rst)
+        e3_valid <= 1'b0;
 end
 
 // ---- output ---------------------------------------------------------------------
@@ -373,11 +619,11 @@ inc_axis_packer #(
 ) packer (
     .clk(clk),
     .rst(rst),
-    .s_item_data(item),
-    .s_item_len(item_len),
-    .s_item_last(r_end[rp]),
-    .s_item_user({r_end[rp] && r_err[rp], r_user[rp]}),
-    .s_item_valid(item_valid),
+    .s_item_data(e3_item),
+    .s_item_len(e3_len),
+    .s_item_last(e3_end),
+    .s_item_user(e3_user),
+    .s_item_valid(e3_valid),
     .s_item_ready(item_ready),
     .m_axis_tdata(m_axis_tdata),
     .m_axis_tkeep(m_axis_tkeep),

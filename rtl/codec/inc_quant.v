@@ -13,7 +13,8 @@
  *
  * m_axis_word carries what the payload is cut from: q = sign ? -mag : mag in
  * two's complement for Q8 and Q16, the original bits for RAW, 0 for ZERO.
- * Purely combinational.
+ * Purely combinational: inc_quant_shift then inc_quant_round, which the
+ * compressor uses with a register between them.
  */
 
 // Language: Verilog 2001
@@ -30,33 +31,26 @@ module inc_quant
     output wire [31:0] word     // q (two's complement) or raw bits
 );
 
-wire [7:0]  e = value[30:23];
-wire [23:0] m = {1'b1, value[22:0]};
+wire [7:0]  kc = 8'd142 - {3'd0, k};
+wire [15:0] y;
+wire        raw_exp, zero;
 
-// e + k >= 143: |q| >= 2^15 (sh <= 8), or Inf/NaN
-wire [8:0] ek = {1'b0, e} + {4'd0, k};
-wire       raw_exp = ek >= 9'd143;
+inc_quant_shift shift (
+    .value(value),
+    .kc(kc),
+    .y(y),
+    .raw_exp(raw_exp),
+    .zero(zero)
+);
 
-// sh = 151 - k - e, 9..150 when raw_exp is clear
-wire [8:0] sh = 9'd151 - ek;
-// sh >= 25 gives mag = 0; otherwise sh is 9..24
-wire       sh_big = sh >= 9'd25;
-wire [4:0] s = sh[4:0];
-
-// (m + 2^(s-1)) >> s: 17 bits from bit s up (at most 2^15, as s >= 9)
-wire [24:0] sum = {1'b0, m} + (25'd1 << (s - 5'd1));
-wire [40:0] sum_ext = {16'd0, sum};
-wire [16:0] mag = sh_big ? 17'd0 : sum_ext[{1'b0, s} +: 17];
-
-wire raw = raw_exp || mag > 17'd32767;
-wire nz = mag != 17'd0;
-wire q16 = mag > 17'd127;
-
-wire [31:0] mag32 = {15'd0, mag};
-wire [31:0] q = value[31] ? (~mag32 + 32'd1) : mag32;
-
-assign tag = raw ? 2'd3 : (!nz ? 2'd0 : (q16 ? 2'd2 : 2'd1));
-assign word = raw ? value : (nz ? q : 32'd0);
+inc_quant_round round (
+    .value(value),
+    .y(y),
+    .raw_exp(raw_exp),
+    .zero(zero),
+    .tag(tag),
+    .word(word)
+);
 
 endmodule
 

@@ -69,6 +69,10 @@ int es_run(struct vl_engine *e, const struct es_packet *in, size_t n,
 			for (i = 0; i < hold_bytes; i++)
 				io.s_keep[i / 8] |= (uint8_t)(1u << (i % 8));
 			io.s_last = po + (size_t)hold_bytes == in[pi].len;
+			if (io.s_last && in[pi].hole > 0 && in[pi].hole <= hold_bytes) {
+				i = in[pi].hole - 1;
+				io.s_keep[i / 8] &= (uint8_t)~(1u << (i % 8));
+			}
 			io.s_user = in[pi].user;
 			hold = 1;
 		}

@@ -18,6 +18,8 @@ struct es_packet {
 	const uint8_t *data;
 	size_t len;
 	uint32_t user;		/* tuser of every beat */
+	int hole;		/* n > 0: byte n - 1 of the last beat's tkeep
+				 * cleared, a tkeep with a hole (bad input) */
 };
 
 struct es_result {

@@ -488,34 +488,43 @@ static void malformed(int lanes, const struct set *good, struct rng *r,
 
 static void bad_compressor_params(int lanes)
 {
-	static const struct { uint32_t user; size_t len; const char *what; } cases[] = {
-		{ 0 << 5 | 10, 100, "mode 0" },
-		{ 3u << 5 | 10, 100, "mode 3" },
-		{ 1 << 5 | 0, 100, "k 0" },
-		{ 2 << 5 | 25, 100, "k 25" },
-		{ 0x80 | 1 << 5 | 10, 100, "tuser[7] set" },
-		{ 2 << 5 | 10, 9004, "9004 bytes" },
-		{ 2 << 5 | 10, 9000, "9000 bytes (good)" },
-		{ 1 << 5 | 24, 0, "0 bytes (good)" },
+	static const struct {
+		uint32_t user;
+		size_t len;
+		int hole;
+		const char *what;
+	} cases[] = {
+		{ 0 << 5 | 10, 100, 0, "mode 0" },
+		{ 3u << 5 | 10, 100, 0, "mode 3" },
+		{ 1 << 5 | 0, 100, 0, "k 0" },
+		{ 2 << 5 | 25, 100, 0, "k 25" },
+		{ 0x80 | 1 << 5 | 10, 100, 0, "tuser[7] set" },
+		{ 2 << 5 | 10, 9004, 0, "9004 bytes" },
+		{ 1 << 5 | 10, 100, 2, "tkeep with a hole" },
+		{ 2 << 5 | 10, 9000, 0, "9000 bytes (good)" },
+		{ 1 << 5 | 24, 0, 0, "0 bytes (good)" },
+		{ 1 << 5 | 10, 100, 0, "100 bytes (good)" },
 	};
+	enum { NCASES = sizeof(cases) / sizeof(cases[0]), NBAD = 7 };
 	struct vl_engine *e = vl_engine_new(VL_COMPRESSOR, lanes);
-	struct es_packet in[8];
-	struct es_result out[8];
+	struct es_packet in[NCASES];
+	struct es_result out[NCASES];
 	struct es_config cfg = { 0, 0, 1, HANG };
 	struct es_stats st;
 	uint8_t *raw = calloc(1, 9004);
 	size_t i, bad = 0;
 	int rc;
 
-	for (i = 0; i < 8; i++) {
+	for (i = 0; i < NCASES; i++) {
 		in[i].data = raw;
 		in[i].len = cases[i].len;
 		in[i].user = cases[i].user;
+		in[i].hole = cases[i].hole;
 	}
 	vl_engine_reset(e);
-	rc = es_run(e, in, 8, out, &cfg, &st);
-	for (i = 0; !rc && i < 8; i++) {
-		int want = i < 6;
+	rc = es_run(e, in, NCASES, out, &cfg, &st);
+	for (i = 0; !rc && i < NCASES; i++) {
+		int want = i < NBAD;
 
 		if ((out[i].user >> 7 & 1) != (uint32_t)want) {
 			bad++;
@@ -523,9 +532,9 @@ static void bad_compressor_params(int lanes)
 			       cases[i].what, out[i].user >> 7 & 1);
 		}
 	}
-	t_ok(!rc && !bad, "compressor x%d flags bad mode, k, tuser[7] and chunks over 9000 bytes, not good ones",
+	t_ok(!rc && !bad, "compressor x%d flags bad mode, k, tuser[7], chunks over 9000 bytes and a tkeep with a hole, not good ones",
 	     lanes);
-	es_free(out, 8);
+	es_free(out, NCASES);
 	free(raw);
 	vl_engine_free(e);
 }

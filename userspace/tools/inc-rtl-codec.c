@@ -28,7 +28,7 @@ struct rtl {
 static int run_one(struct vl_engine *e, const void *data, size_t len,
 		   uint32_t user, struct es_result *r, uint64_t *cycles)
 {
-	struct es_packet p = { data, len, user };
+	struct es_packet p = { data, len, user, 0 };
 	struct es_config cfg = { 0, 0, 1, 100000 };
 	struct es_stats st;
 

@@ -133,10 +133,10 @@ run_tb() {
 	echo "# $name: $(awk "BEGIN { printf \"%.1f\", $t1 - $t0 }") s in vvp"
 }
 
-run_tb tb_quant        "$VEC/quant.hex"   inc_quant
+run_tb tb_quant        "$VEC/quant.hex"   inc_quant inc_quant_shift inc_quant_round
 run_tb tb_dequant      "$VEC/dequant.hex" inc_dequant
 run_tb tb_tag_offsets  "$VEC/offsets.hex" inc_tag_offsets
-run_tb tb_group_pack   "$VEC/pack.hex"    inc_group_pack inc_tag_offsets inc_quant
+run_tb tb_group_pack   "$VEC/pack.hex"    inc_group_pack inc_tag_offsets inc_quant inc_quant_shift inc_quant_round
 run_tb tb_group_unpack "$VEC/pack.hex"    inc_group_unpack inc_tag_offsets inc_dequant
 
 finish
