@@ -132,10 +132,11 @@ for top in inc_compressor inc_decompressor; do
 	done
 done
 # formal handshake checks of the engines' streams at 8 lanes, bounded to 18
-# cycles for the compressor (its first output beat can stall at cycle 13)
-# and 10 for the decompressor, about 1.5 minutes each (make formal: deeper,
-# 16 lanes, the packer's proof; docs/rtl.md "Formal checks")
-for check in inc_compressor:18 inc_decompressor:10; do
+# cycles for the compressor (its first output beat can stall at cycle 13),
+# 10 for the decompressor and 12 for the compressor's output packer, 0.5 to
+# 1.5 minutes each (make formal: deeper, 16 lanes, the packer's proof;
+# docs/rtl.md "Formal checks")
+for check in inc_compressor:18 inc_decompressor:10 inc_axis_packer:12; do
 	bg_suite "rtl/formal-${check%:*}-8" env FORMAL_BUILD="$BUILD/rtl-formal" \
 		rtl/scripts/formal.sh "${check%:*}" 8 "${check#*:}"
 done

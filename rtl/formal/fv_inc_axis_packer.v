@@ -84,16 +84,18 @@ inc_axis_packer #(
     .m_axis_tuser(m_axis_tuser)
 );
 
-// the output valid the checker sees (FV_BREAK_VALID: a broken one)
-wire m_valid_chk;
-`ifdef FV_BREAK_VALID
-reg brk_stalled = 1'b0;
-always @(posedge clk)
-    brk_stalled <= m_axis_tvalid && !m_axis_tready && !rst;
-assign m_valid_chk = m_axis_tvalid && !brk_stalled;
-`else
-assign m_valid_chk = m_axis_tvalid;
-`endif
+// first cycle, reset, the output valid the checker sees (FV_BREAK_VALID: a
+// broken one), a stalled output beat seen (FV_COVER)
+wire m_valid_chk, f_past_valid, cov_stall;
+fv_env env (
+    .clk(clk),
+    .rst(rst),
+    .m_tvalid(m_axis_tvalid),
+    .m_tready(m_axis_tready),
+    .m_valid_chk(m_valid_chk),
+    .past_valid(f_past_valid),
+    .cov_stall(cov_stall)
+);
 
 wire [7:0] out_beats, out_starts, out_ends;
 wire       out_pkt, out_xfer;
@@ -139,15 +141,8 @@ end
 
 `ifdef FORMAL
 
-reg f_past_valid = 1'b0;
-always @(posedge clk)
-    f_past_valid <= 1'b1;
-
-always @(*) begin
-    if (!f_past_valid)
-        m_reset_first: assume(rst);
+always @(*)
     m_item_len: assume(s_item_len <= ITEM);
-end
 
 always @(posedge clk) begin
     if (f_past_valid && !rst) begin
@@ -162,13 +157,6 @@ end
 `ifdef FV_COVER
 // a trace exists with a stalled output beat and two output packets: the
 // check must fail here, or the harness's assumptions leave nothing to check
-reg cov_stall = 1'b0;
-always @(posedge clk) begin
-    if (m_axis_tvalid && !m_axis_tready && !rst)
-        cov_stall <= 1'b1;
-    if (rst)
-        cov_stall <= 1'b0;
-end
 always @(posedge clk)
     if (f_past_valid && !rst)
         c_reach: assert(!(cov_stall && out_ends >= 2));

@@ -103,16 +103,18 @@ inc_decompressor #(
     .status_error(status_error)
 );
 
-// the output valid the checker sees (FV_BREAK_VALID: a broken one)
-wire m_valid_chk;
-`ifdef FV_BREAK_VALID
-reg brk_stalled = 1'b0;
-always @(posedge clk)
-    brk_stalled <= m_axis_tvalid && !m_axis_tready && !rst;
-assign m_valid_chk = m_axis_tvalid && !brk_stalled;
-`else
-assign m_valid_chk = m_axis_tvalid;
-`endif
+// first cycle, reset, the output valid the checker sees (FV_BREAK_VALID: a
+// broken one), a stalled output beat seen (FV_COVER)
+wire m_valid_chk, f_past_valid, cov_stall;
+fv_env env (
+    .clk(clk),
+    .rst(rst),
+    .m_tvalid(m_axis_tvalid),
+    .m_tready(m_axis_tready),
+    .m_valid_chk(m_valid_chk),
+    .past_valid(f_past_valid),
+    .cov_stall(cov_stall)
+);
 
 wire [CNT_W-1:0] in_beats, in_starts, in_ends;
 wire [CNT_W-1:0] out_beats, out_starts, out_ends;
@@ -180,15 +182,6 @@ end
 
 `ifdef FORMAL
 
-reg f_past_valid = 1'b0;
-always @(posedge clk)
-    f_past_valid <= 1'b1;
-
-// reset in the first cycle
-always @(*)
-    if (!f_past_valid)
-        m_reset_first: assume(rst);
-
 always @(posedge clk) begin
     if (f_past_valid && $past(rst))
         a_status_reset: assert(!status_valid);
@@ -207,13 +200,6 @@ end
 // a trace exists with a stalled output beat and two output packets, one of
 // them good: the check must fail here, or the harness's assumptions leave
 // nothing to check
-reg cov_stall = 1'b0;
-always @(posedge clk) begin
-    if (m_axis_tvalid && !m_axis_tready && !rst)
-        cov_stall <= 1'b1;
-    if (rst)
-        cov_stall <= 1'b0;
-end
 always @(posedge clk)
     if (f_past_valid && !rst)
         c_reach: assert(!(cov_stall && out_ends >= 2 && good_ends >= 1));
