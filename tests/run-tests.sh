@@ -135,10 +135,14 @@ done
 # cycles for the compressor (its first output beat can stall at cycle 13),
 # 10 for the decompressor and 12 for the compressor's output packer, 0.5 to
 # 1.5 minutes each (make formal: deeper, 16 lanes, the packer's proof;
-# docs/rtl.md "Formal checks")
-for check in inc_compressor:18 inc_decompressor:10 inc_axis_packer:12; do
-	bg_suite "rtl/formal-${check%:*}-8" env FORMAL_BUILD="$BUILD/rtl-formal" \
-		rtl/scripts/formal.sh "${check%:*}" 8 "${check#*:}"
+# docs/rtl.md "Formal checks"); the NIC's AXI4-Lite register port to 16
+for check in inc_compressor:8:18 inc_decompressor:8:10 inc_axis_packer:8:12 \
+	nic_csr:-:16; do
+	IFS=: read -r top lanes depth <<<"$check"
+	suffix=-$lanes
+	[ "$lanes" != - ] || suffix=
+	bg_suite "rtl/formal-$top$suffix" env FORMAL_BUILD="$BUILD/rtl-formal" \
+		rtl/scripts/formal.sh "$top" "$lanes" "$depth"
 done
 # logic depth against rtl/timing-budget, its "ci" rows (make timing-report
 # runs every row)

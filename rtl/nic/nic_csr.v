@@ -105,9 +105,12 @@ function [31:0] merge;
     end
 endfunction
 
+reg [31:0] scratch = 0;
+
 reg [31:0] cur;     // the register at the write address, for byte strobes
 always @* begin
     case (s_axil_awaddr)
+    16'h0010: cur = scratch;
     16'h0100: cur = {29'd0, loopback, rx_en, tx_en};
     16'h0108: cur = mac[31:0];
     16'h010c: cur = {16'd0, mac[47:32]};
@@ -130,8 +133,6 @@ wire [31:0] wv = merge(cur, s_axil_wdata, s_axil_wstrb);
 wire [13:0] mf_clamped = wv[13:0] < 14'd60 ? 14'd60 :
                          (wv[31:14] != 0 || wv[13:0] > MAX_HW[13:0] ? MAX_HW[13:0] : wv[13:0]);
 wire [3:0]  sz_clamped = wv[3:0] < 4'd4 ? 4'd4 : (wv[3:0] > 4'd12 ? 4'd12 : wv[3:0]);
-
-reg [31:0] scratch = 0;
 
 integer si;
 always @(posedge clk) begin

@@ -16,8 +16,11 @@ module nic_fold
     output wire [15:0] folded   // the 16-bit ones' complement sum
 );
 
-wire [16:0] f1 = {1'b0, acc[15:0]} + {1'b0, acc[31:16]};
-assign folded = f1[15:0] + {15'd0, f1[16]};
+// the end-around carry by carry select: both sums at once, the carry of
+// the first picks one (one adder deep, not two in a row)
+wire [16:0] f0 = {1'b0, acc[15:0]} + {1'b0, acc[31:16]};
+wire [15:0] f1 = acc[15:0] + acc[31:16] + 16'd1;
+assign folded = f0[16] ? f1 : f0[15:0];
 
 endmodule
 
