@@ -194,7 +194,10 @@ localparam [4:0] R_IDLE = 5'd0, R_HDR_GO = 5'd1, R_HDR = 5'd2,
                  R_BUILD1 = 5'd9, R_BUILD2 = 5'd10, R_DREQ = 5'd11,
                  R_DWAIT = 5'd12, R_WREQ = 5'd13, R_WDATA = 5'd14,
                  R_DWREQ = 5'd15, R_DWDATA = 5'd16, R_DONE = 5'd17,
-                 R_DROP = 5'd18;
+                 R_DROP = 5'd18, R_P1 = 5'd19, R_P2 = 5'd20,
+                 R_P3 = 5'd21, R_P4 = 5'd22, R_CHK0 = 5'd23,
+                 R_B1 = 5'd24, R_B2 = 5'd25, R_B3 = 5'd26, R_IP4 = 5'd27,
+                 R_CS_END = 5'd28;
 
 reg  [4:0]    state = R_IDLE;
 reg  [9:0]    fr_start = 0;      // ring word of the frame
@@ -210,18 +213,29 @@ reg  [13:0]   out_len = 0;
 assign idle = state == R_IDLE && q_cnt == 0 && !as_busy && f_bytes == 0 &&
               !s_axis_tvalid;
 
-wire [1:0]   p_result;
-wire [7:0]   p_l3_off, p_ip_hlen, p_proto, p_l4_off;
-wire [3:0]   p_ip_ver;
-wire [13:0]  p_ip_end;
-wire         p_fragment;
+// The header's fields and what follows from them are registered over four
+// clocks once the header is in (R_P1..R_P4), each a few LUT levels deep
+// (docs/rtl.md, "Logic depth"); they stay until the next frame's header.
+
+// R_P1: the parser's results
+wire [1:0]   pc_result;
+wire [7:0]   pc_l3_off, pc_ip_hlen, pc_proto, pc_l4_off;
+wire [3:0]   pc_ip_ver;
+wire [13:0]  pc_ip_end;
+wire         pc_fragment;
 
 nic_hdr_parse parse (
     .hdr(hreg), .len(fr_len),
-    .result(p_result), .l3_off(p_l3_off),
-    .ip_ver(p_ip_ver), .ip_hlen(p_ip_hlen), .ip_end(p_ip_end),
-    .proto(p_proto), .fragment(p_fragment), .l4_off(p_l4_off)
+    .result(pc_result), .l3_off(pc_l3_off),
+    .ip_ver(pc_ip_ver), .ip_hlen(pc_ip_hlen), .ip_end(pc_ip_end),
+    .proto(pc_proto), .fragment(pc_fragment), .l4_off(pc_l4_off)
 );
+
+reg  [1:0]   p_result = 0;
+reg  [7:0]   p_l3_off = 0, p_ip_hlen = 0, p_proto = 0, p_l4_off = 0;
+reg  [3:0]   p_ip_ver = 0;
+reg  [13:0]  p_ip_end = 0;
+reg          p_fragment = 1'b0;
 
 function [7:0] byte_at;
     input [1279:0] h;
@@ -239,26 +253,41 @@ function [3:0] hi_nibble_at;
     end
 endfunction
 
-// fields the receive rules read
-wire [3:0]  ip_vn = hi_nibble_at(hreg, p_l3_off);
-wire [7:0]  ip_b6 = byte_at(hreg, p_l3_off + 8'd6);
-wire [7:0]  ip_b9 = byte_at(hreg, p_l3_off + 8'd9);
-wire [15:0] ip4_field = {byte_at(hreg, p_l3_off + 8'd10), byte_at(hreg, p_l3_off + 8'd11)};
-wire [7:0]  sh_magic = byte_at(hreg, p_l4_off);
-wire [7:0]  sh_ver = byte_at(hreg, p_l4_off + 8'd1);
-wire [7:0]  sh_proto = byte_at(hreg, p_l4_off + 8'd2);
-wire [7:0]  sh_l4len = byte_at(hreg, p_l4_off + 8'd3);
-wire [15:0] sh_off = {byte_at(hreg, p_l4_off + 8'd4), byte_at(hreg, p_l4_off + 8'd5)};
-wire [15:0] sh_csum = {byte_at(hreg, p_l4_off + 8'd6), byte_at(hreg, p_l4_off + 8'd7)};
-wire [7:0]  ch_mode = byte_at(hreg, p_l4_off + 8'd8);
-wire [7:0]  ch_k = byte_at(hreg, p_l4_off + 8'd9);
-wire [15:0] ch_raw = {byte_at(hreg, p_l4_off + 8'd11), byte_at(hreg, p_l4_off + 8'd10)};
-wire [15:0] ch_body = {byte_at(hreg, p_l4_off + 8'd13), byte_at(hreg, p_l4_off + 8'd12)};
-wire [15:0] ch_rsvd = {byte_at(hreg, p_l4_off + 8'd15), byte_at(hreg, p_l4_off + 8'd14)};
+// R_P2: the fields the receive rules read, at the parsed offsets
+reg  [3:0]  ip_vn = 0;
+reg  [7:0]  ip_b6 = 0, ip_b9 = 0;
+reg  [15:0] ip4_field = 0;
+reg  [7:0]  sh_magic = 0, sh_ver = 0, sh_proto = 0, sh_l4len = 0;
+reg  [15:0] sh_off = 0, sh_csum = 0;
+reg  [7:0]  ch_mode = 0, ch_k = 0;
+reg  [15:0] ch_raw = 0, ch_body = 0, ch_rsvd = 0;
+reg  [3:0]  in_doff = 0;
+reg  [15:0] in_csum_tcp = 0, in_csum_udp = 0;  // the carried L4 checksum
 wire [7:0]  in_l4 = p_l4_off + 8'd16;              // the carried L4 header
-wire [3:0]  in_doff = hi_nibble_at(hreg, in_l4 + 8'd12);
-wire [7:0]  in_csum_at = in_l4 + (sh_proto == 8'd6 ? 8'd16 : 8'd6);
-wire [15:0] in_csum = {byte_at(hreg, in_csum_at), byte_at(hreg, in_csum_at + 8'd1)};
+wire [15:0] in_csum = sh_proto == 8'd6 ? in_csum_tcp : in_csum_udp;
+
+always @(posedge clk) begin
+    if (state == R_P2) begin
+        ip_vn <= hi_nibble_at(hreg, p_l3_off);
+        ip_b6 <= byte_at(hreg, p_l3_off + 8'd6);
+        ip_b9 <= byte_at(hreg, p_l3_off + 8'd9);
+        ip4_field <= {byte_at(hreg, p_l3_off + 8'd10), byte_at(hreg, p_l3_off + 8'd11)};
+        sh_magic <= byte_at(hreg, p_l4_off);
+        sh_ver <= byte_at(hreg, p_l4_off + 8'd1);
+        sh_proto <= byte_at(hreg, p_l4_off + 8'd2);
+        sh_l4len <= byte_at(hreg, p_l4_off + 8'd3);
+        sh_off <= {byte_at(hreg, p_l4_off + 8'd4), byte_at(hreg, p_l4_off + 8'd5)};
+        sh_csum <= {byte_at(hreg, p_l4_off + 8'd6), byte_at(hreg, p_l4_off + 8'd7)};
+        ch_mode <= byte_at(hreg, p_l4_off + 8'd8);
+        ch_k <= byte_at(hreg, p_l4_off + 8'd9);
+        ch_raw <= {byte_at(hreg, p_l4_off + 8'd11), byte_at(hreg, p_l4_off + 8'd10)};
+        ch_body <= {byte_at(hreg, p_l4_off + 8'd13), byte_at(hreg, p_l4_off + 8'd12)};
+        ch_rsvd <= {byte_at(hreg, p_l4_off + 8'd15), byte_at(hreg, p_l4_off + 8'd14)};
+        in_doff <= hi_nibble_at(hreg, in_l4 + 8'd12);
+        in_csum_tcp <= {byte_at(hreg, in_l4 + 8'd16), byte_at(hreg, in_l4 + 8'd17)};
+        in_csum_udp <= {byte_at(hreg, in_l4 + 8'd6), byte_at(hreg, in_l4 + 8'd7)};
+    end
+end
 
 // what the parser's result means here (incw_rx)
 wire encap = p_result == 2'd0 && p_proto == 8'd253;
@@ -267,44 +296,69 @@ wire bad_ip_ours = p_result == 2'd2 && {6'd0, p_l3_off} + 14'd10 <= fr_len &&
                    ((ip_vn == 4'd4 && ip_b9 == 8'd253) ||
                     (ip_vn == 4'd6 && ip_b6 == 8'd253));
 
-// the chunk header (codec.md, section 6) and its bound
-wire [13:0] c_n = ch_raw[15:2];
-wire [13:0] c_groups = {3'd0, c_n[13:3]} + {13'd0, c_n[2:0] != 3'd0};
-wire [16:0] c_bound = {2'd0, c_groups, 1'b0} + {1'b0, c_n, 2'd0} + {15'd0, ch_raw[1:0]} +
-                      (ch_mode == 8'd2 ? {6'd0, c_groups[13:3]} +
-                       {16'd0, c_groups[2:0] != 3'd0} : 17'd0);
-wire chunk_ok = (ch_mode == 8'd1 || ch_mode == 8'd2) && ch_k >= 8'd1 && ch_k <= 8'd24 &&
-                ch_rsvd == 0 && ch_raw <= 16'd9000 && ch_raw != 0 &&
-                {1'b0, ch_body} <= c_bound;
-wire shim_ok = sh_magic == 8'h49 && sh_ver == 8'h10 &&
-               ((sh_proto == 8'd17 && sh_l4len == 8'd8) ||
-                (sh_proto == 8'd6 && sh_l4len >= 8'd20 && sh_l4len <= 8'd60 &&
-                 sh_l4len[1:0] == 2'd0 && {2'd0, in_doff, 2'd0} == sh_l4len));
-// positions in the frame (17 bits: range_off can be large)
-wire [16:0] body_at = {9'd0, p_l4_off} + 17'd16 + {9'd0, sh_l4len} + {1'b0, sh_off};
-wire [16:0] body_end = body_at + {1'b0, ch_body};
-wire [16:0] tail = {3'd0, p_ip_end} - body_end;
-wire [16:0] new_end = {9'd0, p_l4_off} + {9'd0, sh_l4len} + {1'b0, sh_off} +
-                      {1'b0, ch_raw} + tail;
-wire lens_ok = body_end <= {3'd0, p_ip_end} && new_end <= 17'd9018;
-wire hdr_ok = !p_fragment && p_ip_end - {6'd0, p_l4_off} >= 14'd16 && shim_ok &&
-              chunk_ok && lens_ok;
-
-// IPv4 header checksum, field as 0
-wire [22:0] ip4_sum;
-nic_hsum hs_ip4 (.hdr(hreg), .lo(p_l3_off), .hi(p_l3_off + p_ip_hlen), .sum(ip4_sum));
-wire [15:0] ip4_fold;
-nic_fold fold_ip4 (.acc({9'd0, ip4_sum} - {16'd0, ip4_field}), .folded(ip4_fold));
-wire ip4_ok = p_ip_ver != 4'd4 || ~ip4_fold == ip4_field;
-
-// pseudo-header addresses
-wire [22:0] addr_sum;
+// R_P2 too: the IPv4 header's sum (checksum field as 0) and the
+// pseudo-header addresses' sum
+wire [22:0] ip4_sum_c, addr_sum_c;
+nic_hsum hs_ip4 (.hdr(hreg), .lo(p_l3_off), .hi(p_l3_off + p_ip_hlen), .sum(ip4_sum_c));
 nic_hsum hs_addr (
     .hdr(hreg),
     .lo(p_ip_ver == 4'd4 ? p_l3_off + 8'd12 : p_l3_off + 8'd8),
     .hi(p_ip_ver == 4'd4 ? p_l3_off + 8'd20 : p_l3_off + 8'd40),
-    .sum(addr_sum)
+    .sum(addr_sum_c)
 );
+reg  [22:0] ip4_sum = 0, addr_sum = 0;
+always @(posedge clk) begin
+    if (state == R_P2) begin
+        ip4_sum <= ip4_sum_c;
+        addr_sum <= addr_sum_c;
+    end
+end
+
+// R_P3: the chunk header's bound (codec.md, section 6), positions in the
+// frame (17 bits: range_off can be large), the IPv4 checksum folded;
+// R_P4: the checks on them
+wire [13:0] c_n = ch_raw[15:2];
+wire [13:0] c_groups = {3'd0, c_n[13:3]} + {13'd0, c_n[2:0] != 3'd0};
+wire [16:0] c_bound_c = {2'd0, c_groups, 1'b0} + {1'b0, c_n, 2'd0} + {15'd0, ch_raw[1:0]} +
+                        (ch_mode == 8'd2 ? {6'd0, c_groups[13:3]} +
+                         {16'd0, c_groups[2:0] != 3'd0} : 17'd0);
+wire [16:0] body_at_c = {9'd0, p_l4_off} + 17'd16 + {9'd0, sh_l4len} + {1'b0, sh_off};
+wire [16:0] body_end_c = body_at_c + {1'b0, ch_body};
+wire [15:0] ip4_fold;
+nic_fold fold_ip4 (.acc({9'd0, ip4_sum} - {16'd0, ip4_field}), .folded(ip4_fold));
+
+reg  [16:0] c_bound = 0, body_end = 0, new_end = 0;
+reg  [14:0] body_at = 0;     // (the bits used)
+reg  [15:0] tail = 0;
+reg  [15:0] ip4_fold_r = 0;
+reg         shim_ok = 1'b0, seg_ok = 1'b0;
+reg         chunk_ok = 1'b0, lens_ok = 1'b0, ip4_ok = 1'b0;
+
+always @(posedge clk) begin
+    if (state == R_P3) begin
+        c_bound <= c_bound_c;
+        body_at <= body_at_c[14:0];
+        body_end <= body_end_c;
+        tail <= {2'd0, p_ip_end} - body_end_c[15:0];
+        // l4_off + l4len + off + raw + tail, the terms that cancel taken out
+        new_end <= {3'd0, p_ip_end} + {1'b0, ch_raw} - {1'b0, ch_body} - 17'd16;
+        ip4_fold_r <= ip4_fold;
+        shim_ok <= sh_magic == 8'h49 && sh_ver == 8'h10 &&
+                   ((sh_proto == 8'd17 && sh_l4len == 8'd8) ||
+                    (sh_proto == 8'd6 && sh_l4len >= 8'd20 && sh_l4len <= 8'd60 &&
+                     sh_l4len[1:0] == 2'd0 && {2'd0, in_doff, 2'd0} == sh_l4len));
+        seg_ok <= p_ip_end - {6'd0, p_l4_off} >= 14'd16;
+    end
+    if (state == R_P4) begin
+        chunk_ok <= (ch_mode == 8'd1 || ch_mode == 8'd2) && ch_k >= 8'd1 && ch_k <= 8'd24 &&
+                    ch_rsvd == 0 && ch_raw <= 16'd9000 && ch_raw != 0 &&
+                    {1'b0, ch_body} <= c_bound;
+        lens_ok <= body_end <= {3'd0, p_ip_end} && new_end <= 17'd9018;
+        ip4_ok <= p_ip_ver != 4'd4 || ~ip4_fold_r == ip4_field;
+    end
+end
+
+wire hdr_ok = !p_fragment && seg_ok && shim_ok && chunk_ok && lens_ok;
 
 // ---- reader A (ring): header, checksum pass, decompressor feed, send ------
 
@@ -366,14 +420,21 @@ wire [13:0] suf_start = body_end[13:0] - {6'd0, p_l4_off};
 wire [31:0] hp_keep = ra_tkeep & ~below(cs_pos, hp_start) & below(cs_pos, hp_end);
 wire [31:0] suf_keep = ra_tkeep & ~below(cs_pos, suf_start);
 wire [20:0] all_beat, hp_beat, suf_beat;
+reg  [20:0] all_beat_r = 0, hp_beat_r = 0, suf_beat_r = 0;
+reg         cs_acc = 1'b0;
 nic_sum sum_all_b (.data(ra_tdata), .keep(ra_tkeep), .sum(all_beat));
 nic_sum sum_hp_b (.data(ra_tdata), .keep(hp_keep), .sum(hp_beat));
 nic_sum sum_suf_b (.data(ra_tdata), .keep(suf_keep), .sum(suf_beat));
 
 wire [15:0] seg_in = {2'd0, p_ip_end} - {8'd0, p_l4_off};
+// R_CHK0: the shim's checksum summed; R_CHECK: folded and compared
+reg  [31:0] shim_acc = 0;
+always @(posedge clk)
+    if (state == R_CHK0)
+        shim_acc <= sum_all - {16'd0, sh_csum} + {9'd0, addr_sum} + 32'd253 +
+                    {16'd0, seg_in};
 wire [15:0] shim_fold;
-nic_fold fold_shim (.acc(sum_all - {16'd0, sh_csum} + {9'd0, addr_sum} + 32'd253 +
-                         {16'd0, seg_in}), .folded(shim_fold));
+nic_fold fold_shim (.acc(shim_acc), .folded(shim_fold));
 wire shim_csum_ok = ~shim_fold == sh_csum;
 
 // ---- the decompressor -------------------------------------------------------
@@ -388,6 +449,8 @@ reg  [31:0]  range_sum = 0;
 reg          dec_err = 1'b0;
 reg          dec_out_done = 1'b0, dec_in_done = 1'b0;
 wire [20:0]  d_beat;
+reg  [20:0]  d_beat_r = 0;
+reg          rng_acc = 1'b0;
 
 inc_decompressor #(.LANES(8)) decomp (
     .clk(clk), .rst(rst),
@@ -404,23 +467,38 @@ nic_sum sum_range (.data(d_tdata), .keep(d_tkeep), .sum(d_beat));
 
 // ---- the restored headers ----------------------------------------------------
 
+// over three clocks before the header block is built (R_B1: the sums
+// folded; R_B2: the L4 checksum's sum; R_B3: the checksum and the IP
+// lengths)
 wire [15:0] f_hp, f_suf, f_range;
 nic_fold fold_hp (.acc(sum_hp - {16'd0, in_csum}), .folded(f_hp));
 nic_fold fold_suf (.acc(sum_suf), .folded(f_suf));
 nic_fold fold_range (.acc(range_sum), .folded(f_range));
-wire [15:0] range_sw = sh_off[0] ? {f_range[7:0], f_range[15:8]} : f_range;
-wire [15:0] suf_sw = ch_body[0] ^ ch_raw[0] ? {f_suf[7:0], f_suf[15:8]} : f_suf;
+reg  [15:0] f_hp_r = 0, range_sw = 0, suf_sw = 0;
 wire [15:0] seg_out = new_end[15:0] - {8'd0, p_l4_off};
+reg  [31:0] l4_acc = 0;
 wire [15:0] l4_fold;
-nic_fold fold_l4 (.acc({9'd0, addr_sum} + {24'd0, sh_proto} + {16'd0, seg_out} +
-                       {16'd0, f_hp} + {16'd0, range_sw} + {16'd0, suf_sw}),
-                  .folded(l4_fold));
+nic_fold fold_l4 (.acc(l4_acc), .folded(l4_fold));
 wire        udp_none = sh_proto == 8'd17 && p_ip_ver == 4'd4 && in_csum == 16'd0;
-wire [15:0] l4_c = udp_none ? 16'd0 :
-                   (~l4_fold == 16'd0 && sh_proto == 8'd17 ? 16'hffff : ~l4_fold);
+reg  [15:0] l4_c = 0;
+reg  [15:0] ip_total = 0, plen6 = 0;
 
-wire [15:0]   ip_total = new_end[15:0] - {8'd0, p_l3_off};
-wire [15:0]   plen6 = ip_total - 16'd40;
+always @(posedge clk) begin
+    if (state == R_B1) begin
+        f_hp_r <= f_hp;
+        range_sw <= sh_off[0] ? {f_range[7:0], f_range[15:8]} : f_range;
+        suf_sw <= ch_body[0] ^ ch_raw[0] ? {f_suf[7:0], f_suf[15:8]} : f_suf;
+    end
+    if (state == R_B2)
+        l4_acc <= {9'd0, addr_sum} + {24'd0, sh_proto} + {16'd0, seg_out} +
+                  {16'd0, f_hp_r} + {16'd0, range_sw} + {16'd0, suf_sw};
+    if (state == R_B3) begin
+        l4_c <= udp_none ? 16'd0 :
+                (~l4_fold == 16'd0 && sh_proto == 8'd17 ? 16'hffff : ~l4_fold);
+        ip_total <= new_end[15:0] - {8'd0, p_l3_off};
+        plen6 <= new_end[15:0] - {8'd0, p_l3_off} - 16'd40;
+    end
+end
 wire [7:0]    out_csum_rel = sh_proto == 8'd6 ? 8'd16 : 8'd6;
 wire [7:0]    l4_hdr_end = p_l4_off + sh_l4len;
 wire [1279:0] hb_next;
@@ -471,8 +549,13 @@ endgenerate
 
 reg  [1279:0] hb = 0;
 reg  [7:0]    hb_len = 0;
-wire [22:0]   ip4n_sum;
-nic_hsum hs_ip4n (.hdr(hb), .lo(p_l3_off), .hi(p_l3_off + p_ip_hlen), .sum(ip4n_sum));
+// R_IP4: the restored IPv4 header's sum, folded into it in R_BUILD2
+wire [22:0]   ip4n_sum_c;
+reg  [22:0]   ip4n_sum = 0;
+nic_hsum hs_ip4n (.hdr(hb), .lo(p_l3_off), .hi(p_l3_off + p_ip_hlen), .sum(ip4n_sum_c));
+always @(posedge clk)
+    if (state == R_IP4)
+        ip4n_sum <= ip4n_sum_c;
 wire [15:0]   ip4n_fold;
 nic_fold fold_ip4n (.acc({9'd0, ip4n_sum}), .folded(ip4n_fold));
 wire [15:0]   ip4n_c = ~ip4n_fold;
@@ -480,8 +563,19 @@ wire [15:0]   ip4n_c = ~ip4n_fold;
 // ---- descriptor -------------------------------------------------------------
 
 wire [11:0] ring_mask = ~(12'hfff << rxq_size);
-wire [63:0] slot_addr = rxq_base + {48'd0, rxq_cons[11:0] & ring_mask, 4'd0};
-reg  [63:0] d_slot = 0, d_buf = 0;
+// the next descriptor's address, BASE's bits below the descriptor size
+// ignored (docs/regmap.md), kept up to date in two clocks (the low 32 bits
+// and their carry, then the high ones): CONS moves many clocks before the
+// next frame asks for a descriptor
+reg  [32:0] slot_lo = 0;
+wire        unused_base = ^rxq_base[3:0];   // below the descriptor size
+reg  [63:0] slot_addr = 0;
+always @(posedge clk) begin
+    slot_lo <= {1'b0, rxq_base[31:4], 4'd0} + {17'd0, rxq_cons[11:0] & ring_mask, 4'd0};
+    slot_addr <= {rxq_base[63:32] + {31'd0, slot_lo[32]}, slot_lo[31:0]};
+end
+reg  [63:4] d_slot = 0;     // (16-byte descriptors)
+reg  [63:0] d_buf = 0;
 reg  [15:0] d_buf_len = 0;
 reg  [1:0]  dones = 0;
 
@@ -529,7 +623,7 @@ assign rd_req_len = 16'd16;
 assign rd_ready = state == R_DWAIT;
 
 assign wr_req_valid = state == R_WREQ || state == R_DWREQ;
-assign wr_req_addr = state == R_WREQ ? d_buf : d_slot + 64'd8;
+assign wr_req_addr = state == R_WREQ ? d_buf : {d_slot, 4'd8};
 assign wr_req_len = state == R_WREQ ? {2'd0, out_len} : 16'd8;
 wire [63:0] desc_wb = {1'b1, restore, 30'd0, 2'd0, out_len, d_buf_len};
 assign wr_data = state == R_WDATA ? o_tdata : {192'd0, desc_wb};
@@ -551,6 +645,15 @@ always @(posedge clk) begin
     b_we <= 1'b0;
     event_done <= 1'b0;
     stat_inc <= 0;
+    cs_acc <= 1'b0;
+    rng_acc <= 1'b0;
+    if (cs_acc) begin
+        sum_all <= sum_all + {11'd0, all_beat_r};
+        sum_hp <= sum_hp + {11'd0, hp_beat_r};
+        sum_suf <= sum_suf + {11'd0, suf_beat_r};
+    end
+    if (rng_acc)
+        range_sum <= range_sum + {11'd0, d_beat_r};
     // ingress counters
     stat_inc[15:0] <= {15'd0, i_frame};                    // rx_frames
     stat_inc[31:16] <= {2'd0, i_bytes};                    // rx_bytes
@@ -576,9 +679,23 @@ always @(posedge clk) begin
             hreg[{hdr_word, 8'd0} +: 256] <= masked(ra_tdata, ra_tkeep);
             hdr_word <= hdr_word + 3'd1;
             if (ra_tlast)
-                state <= R_PARSE;
+                state <= R_P1;
         end
     end
+    R_P1: begin
+        p_result <= pc_result;
+        p_l3_off <= pc_l3_off;
+        p_ip_ver <= pc_ip_ver;
+        p_ip_hlen <= pc_ip_hlen;
+        p_ip_end <= pc_ip_end;
+        p_proto <= pc_proto;
+        p_fragment <= pc_fragment;
+        p_l4_off <= pc_l4_off;
+        state <= R_P2;
+    end
+    R_P2: state <= R_P3;
+    R_P3: state <= R_P4;
+    R_P4: state <= R_PARSE;
     R_PARSE: begin
         restore <= 1'b0;
         drop_bad <= 1'b0;
@@ -605,14 +722,18 @@ always @(posedge clk) begin
     R_CSUM_GO: state <= R_CSUM;
     R_CSUM: begin
         if (ra_tvalid) begin
-            sum_all <= sum_all + {11'd0, all_beat};
-            sum_hp <= sum_hp + {11'd0, hp_beat};
-            sum_suf <= sum_suf + {11'd0, suf_beat};
+            // summed a clock later (cs_acc): R_CS_END waits for the last
+            all_beat_r <= all_beat;
+            hp_beat_r <= hp_beat;
+            suf_beat_r <= suf_beat;
+            cs_acc <= 1'b1;
             cs_pos <= cs_pos + 14'd32;
             if (ra_tlast)
-                state <= R_CHECK;
+                state <= R_CS_END;
         end
     end
+    R_CS_END: state <= R_CHK0;
+    R_CHK0: state <= R_CHECK;
     R_CHECK: begin
         if (!shim_csum_ok) begin
             drop_bad <= 1'b1;
@@ -643,7 +764,9 @@ always @(posedge clk) begin
             b_waddr <= b_wptr;
             b_wdata <= d_tdata;
             b_wptr <= b_wptr + 9'd1;
-            range_sum <= range_sum + {11'd0, d_beat};
+            // summed a clock later (rng_acc); R_B1 comes after that
+            d_beat_r <= d_beat;
+            rng_acc <= 1'b1;
             if (d_tlast) begin
                 if (d_tuser[0])
                     dec_err <= 1'b1;
@@ -651,8 +774,11 @@ always @(posedge clk) begin
             end
         end
         if (dec_out_done && (dec_in_done || ra_ready))
-            state <= R_BUILD1;
+            state <= R_B1;
     end
+    R_B1: state <= R_B2;
+    R_B2: state <= R_B3;
+    R_B3: state <= R_BUILD1;
     R_BUILD1: begin
         if (dec_err) begin
             drop_bad <= 1'b1;
@@ -662,9 +788,10 @@ always @(posedge clk) begin
             hb <= hb_next;
             hb_len <= p_l4_off + sh_l4len;
             out_len <= new_end[13:0];
-            state <= R_BUILD2;
+            state <= R_IP4;
         end
     end
+    R_IP4: state <= R_BUILD2;
     R_BUILD2: begin
         if (p_ip_ver == 4'd4) begin
             // (the IP header starts at byte 14, 18 or 22)
@@ -677,7 +804,7 @@ always @(posedge clk) begin
         state <= have_buf ? R_DREQ : R_DROP;   // no buffer: dropped
     end
     R_DREQ: begin
-        d_slot <= slot_addr;
+        d_slot <= slot_addr[63:4];
         if (rd_req_ready)
             state <= R_DWAIT;
     end

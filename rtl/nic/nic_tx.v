@@ -84,7 +84,10 @@ localparam [4:0] T_IDLE = 5'd0, T_DREQ = 5'd1, T_DWAIT = 5'd2,
                  T_COMP_GO = 5'd6, T_COMP = 5'd7, T_CSUM_GO = 5'd8,
                  T_CSUM = 5'd9, T_BUILD1 = 5'd10, T_BUILD2 = 5'd11,
                  T_BUILD3 = 5'd12, T_SEND = 5'd13, T_SENDING = 5'd14,
-                 T_SREQ = 5'd15, T_SDATA = 5'd16, T_SWAIT = 5'd17;
+                 T_SREQ = 5'd15, T_SDATA = 5'd16, T_SWAIT = 5'd17,
+                 T_PWAIT = 5'd18,
+                 T_SUMS = 5'd22, T_SHIM1 = 5'd23, T_SHIM2 = 5'd24,
+                 T_IP4 = 5'd25, T_SLOT = 5'd26;
 
 reg [4:0] state = T_IDLE;
 // nothing to do: no descriptor waiting, nothing in flight
@@ -100,7 +103,13 @@ reg [63:0] d_slot = 0;          // the descriptor's host address
 reg        d_err = 1'b0;
 
 wire [11:0] ring_mask = ~(12'hfff << txq_size);
-wire [63:0] slot_addr = txq_base + {47'd0, txq_cons[11:0] & ring_mask, 5'd0};
+// the descriptor's address, BASE's bits below the descriptor size ignored
+// (docs/regmap.md), added in two clocks: the low 32 bits and their carry in
+// T_IDLE, the high ones in T_SLOT
+wire [32:0] slot_lo_c = {1'b0, txq_base[31:5], 5'd0} +
+                        {16'd0, txq_cons[11:0] & ring_mask, 5'd0};
+reg  [32:0] slot_lo = 0;
+wire        unused_base = ^txq_base[4:0];   // below the descriptor size
 
 // ---- frame RAM (A), body RAM (B) ----
 reg          a_we = 1'b0;
@@ -132,41 +141,86 @@ reg  [1279:0] hreg = 0;
 reg  [3:0]    fetch_word = 0;
 reg  [8:0]    a_wptr = 0;
 
-wire [1:0]   p_result;
-wire [7:0]   p_l3_off, p_ip_hlen, p_proto, p_l4_off, p_l4_len;
-wire [3:0]   p_ip_ver;
-wire [13:0]  p_ip_end;
-wire         p_fragment;
+// The header's fields and what follows from them pass four registers (P1
+// to P4), each a few LUT levels deep (docs/rtl.md, "Logic depth"), every
+// clock; hdr_age counts the clocks since hreg last changed, so T_PARSE
+// acts once P4 holds this frame's outcome. For a frame longer than its 160
+// header bytes that is already true when the fetch ends.
+wire [1:0]   pc_result;
+wire [7:0]   pc_l3_off, pc_ip_hlen, pc_proto, pc_l4_off, pc_l4_len;
+wire [3:0]   pc_ip_ver;
+wire [13:0]  pc_ip_end;
+wire         pc_fragment, pc_l4_ok;
 
+// P1: the IP parse
 nic_hdr_parse parse (
     .hdr(hreg), .len(d_len),
-    .result(p_result), .l3_off(p_l3_off),
-    .ip_ver(p_ip_ver), .ip_hlen(p_ip_hlen), .ip_end(p_ip_end),
-    .proto(p_proto), .fragment(p_fragment), .l4_off(p_l4_off)
+    .result(pc_result), .l3_off(pc_l3_off),
+    .ip_ver(pc_ip_ver), .ip_hlen(pc_ip_hlen), .ip_end(pc_ip_end),
+    .proto(pc_proto), .fragment(pc_fragment), .l4_off(pc_l4_off)
 );
 
-wire p_l4_ok;
+reg  [1:0]   p_result = 0;
+reg  [7:0]   p_l3_off = 0, p_ip_hlen = 0, p_proto = 0, p_l4_off = 0, p_l4_len = 0;
+reg  [3:0]   p_ip_ver = 0;
+reg  [13:0]  p_ip_end = 0;
+reg          p_fragment = 1'b0, p_l4_ok = 1'b0;
+
+// P2: the L4 header at the parsed offset
 nic_l4_parse parse4 (
     .hdr(hreg), .l4_off(p_l4_off), .ip_end(p_ip_end), .proto(p_proto),
-    .ok(p_l4_ok), .l4_len(p_l4_len)
+    .ok(pc_l4_ok), .l4_len(pc_l4_len)
 );
 
-wire [13:0] pay_off = {6'd0, p_l4_off} + {6'd0, p_l4_len};
-wire [13:0] p_pay_len = p_ip_end - pay_off;
-wire [13:0] rs = pay_off + d_off[13:0];           // range start in the frame
-wire [13:0] re_ = rs + d_rlen[13:0];              // range end
+// P3: where the payload and the range are
+reg  [13:0] pay_off = 0, p_pay_len = 0;
+reg  [13:0] rs = 0;                                // range start in the frame
+reg  [13:0] re_ = 0;                               // range end
+wire [13:0] pay_off_c = {6'd0, p_l4_off} + {6'd0, p_l4_len};
 
 reg [7:0] outcome = 0;
 
 wire params_ok = d_k >= 8'd1 && d_k <= 8'd24 && (d_mode == 8'd1 || d_mode == 8'd2);
 wire range_ok = d_rlen != 0 && d_off[15:14] == 0 && d_off[13:0] <= p_pay_len &&
                 d_rlen <= {2'd0, p_pay_len - d_off[13:0]} && d_rlen <= 16'd9000;
-wire [7:0] decide = !d_comp ? R_NOT_ASKED :
+// P4: the outcome, registered (T_PARSE acts on it)
+reg  [7:0] decide = 0;
+wire [7:0] decide_c = !d_comp ? R_NOT_ASKED :
                     p_result != 2'd0 ? R_NOT_IP :
                     !p_l4_ok ? R_NOT_L4 :
                     p_fragment ? R_FRAGMENT :
                     !params_ok ? R_BAD_PARAMS :
                     !range_ok ? R_BAD_RANGE : R_COMPRESSED;
+
+// hreg is written: cleared with a descriptor, filled by the fetch
+wire hreg_wr = rd_valid && (state == T_DWAIT ||
+                            (state == T_FETCH && fetch_word < 4'd5));
+reg  [2:0] hdr_age = 0;
+always @(posedge clk) begin
+    p_result <= pc_result;
+    p_l3_off <= pc_l3_off;
+    p_ip_ver <= pc_ip_ver;
+    p_ip_hlen <= pc_ip_hlen;
+    p_ip_end <= pc_ip_end;
+    p_proto <= pc_proto;
+    p_fragment <= pc_fragment;
+    p_l4_off <= pc_l4_off;
+
+    p_l4_ok <= pc_l4_ok;
+    p_l4_len <= pc_l4_len;
+
+    pay_off <= pay_off_c;
+    p_pay_len <= p_ip_end - pay_off_c;
+    rs <= pay_off_c + d_off[13:0];
+    re_ <= pay_off_c + d_off[13:0] + d_rlen[13:0];
+
+    decide <= decide_c;
+
+    if (hdr_age != 3'd4)
+        hdr_age <= hdr_age + 3'd1;
+    if (hreg_wr)
+        hdr_age <= 0;
+end
 
 // ---- reader A (frame RAM): compressor feed, checksum pass, send ----
 reg          ra_go = 1'b0;
@@ -249,6 +303,9 @@ assign c_tready = state == T_COMP && !sp_full;
 wire [255:0] sp_word = sp_half ? sp_data[511:256] : sp_data[255:0];
 wire [31:0]  sp_wkeep = sp_half ? sp_keep[63:32] : sp_keep[31:0];
 wire [20:0]  sp_sum;
+reg  [20:0]  sp_sum_r = 0;
+reg  [5:0]   sp_n_r = 0;
+reg          sp_acc = 1'b0;
 
 nic_sum sum_body (.data(sp_word), .keep(sp_wkeep), .sum(sp_sum));
 
@@ -261,6 +318,8 @@ wire [13:0] suf_start = pre_end + d_rlen[13:0];
 wire [31:0] pre_keep = ra_tkeep & below(cs_pos, pre_end);
 wire [31:0] suf_keep = ra_tkeep & ~below(cs_pos, suf_start);
 wire [20:0] pre_beat, suf_beat;
+reg  [20:0] pre_beat_r = 0, suf_beat_r = 0;
+reg         cs_acc = 1'b0;
 
 nic_sum sum_pre_b (.data(ra_tdata), .keep(pre_keep), .sum(pre_beat));
 nic_sum sum_suf_b (.data(ra_tdata), .keep(suf_keep), .sum(suf_beat));
@@ -273,22 +332,25 @@ wire [15:0]  ip_total = {2'd0, new_end} - {8'd0, p_l3_off};
 wire [15:0]  seg_len = {2'd0, new_end} - {8'd0, p_l4_off};
 
 // pseudo-header addresses
-wire [22:0] addr_sum;
+// (registered in P2)
+wire [22:0] addr_sum_c;
+reg  [22:0] addr_sum = 0;
 nic_hsum hs_addr (
     .hdr(hreg),
     .lo(p_ip_ver == 4'd4 ? p_l3_off + 8'd12 : p_l3_off + 8'd8),
     .hi(p_ip_ver == 4'd4 ? p_l3_off + 8'd20 : p_l3_off + 8'd40),
-    .sum(addr_sum)
+    .sum(addr_sum_c)
 );
+always @(posedge clk)
+    addr_sum <= addr_sum_c;
 
+// T_SUMS: the sums of the body, the prefix and the suffix folded
 wire [15:0] f_body, f_suf, f_pre;
 nic_fold fold_body (.acc(body_sum), .folded(f_body));
 nic_fold fold_suf (.acc(sum_suf), .folded(f_suf));
 nic_fold fold_pre (.acc(sum_pre), .folded(f_pre));
 
-wire [15:0] body_sw = d_off[0] ? {f_body[7:0], f_body[15:8]} : f_body;
-// the suffix moves by body_len - range length: odd if their parities differ
-wire [15:0] suf_sw = body_len[0] ^ d_rlen[0] ? {f_suf[7:0], f_suf[15:8]} : f_suf;
+reg  [15:0] f_pre_r = 0, body_sw = 0, suf_sw = 0;
 
 // the shim with its checksum field 0, as 8 big-endian words
 wire [15:0] sh_w0 = 16'h4910;
@@ -296,13 +358,15 @@ wire [15:0] sh_w1 = {p_proto, p_l4_len};
 wire [15:0] sh_w4 = {d_mode, d_k};
 wire [15:0] sh_w5 = {d_rlen[7:0], d_rlen[15:8]};
 wire [15:0] sh_w6 = {body_len[7:0], 2'd0, body_len[13:8]};
-wire [31:0] shim_acc = {9'd0, addr_sum} + 32'd253 + {16'd0, seg_len} +
+// T_SHIM1: the shim's checksum summed, T_SHIM2: folded
+wire [31:0] shim_acc_c = {9'd0, addr_sum} + 32'd253 + {16'd0, seg_len} +
                        {16'd0, sh_w0} + {16'd0, sh_w1} + {16'd0, d_off} +
                        {16'd0, sh_w4} + {16'd0, sh_w5} + {16'd0, sh_w6} +
-                       {16'd0, f_pre} + {16'd0, body_sw} + {16'd0, suf_sw};
+                       {16'd0, f_pre_r} + {16'd0, body_sw} + {16'd0, suf_sw};
+reg  [31:0] shim_acc = 0;
 wire [15:0] shim_fold;
 nic_fold fold_shim (.acc(shim_acc), .folded(shim_fold));
-wire [15:0] shim_c = ~shim_fold;
+reg  [15:0] shim_c = 0;
 
 // the header block, byte by byte: the frame's bytes up to l4_off (the IP
 // header patched: IPv4 total length, protocol 253, checksum 0 for now;
@@ -354,8 +418,10 @@ generate
     end
 endgenerate
 
-wire [22:0] ip4_sum;
-nic_hsum hs_ip4 (.hdr(hb), .lo(p_l3_off), .hi(p_l3_off + p_ip_hlen), .sum(ip4_sum));
+// T_IP4: the patched IPv4 header's sum, then (T_BUILD3) folded into it
+wire [22:0] ip4_sum_c;
+reg  [22:0] ip4_sum = 0;
+nic_hsum hs_ip4 (.hdr(hb), .lo(p_l3_off), .hi(p_l3_off + p_ip_hlen), .sum(ip4_sum_c));
 wire [15:0] ip4_fold;
 nic_fold fold_ip4 (.acc({9'd0, ip4_sum}), .folded(ip4_fold));
 wire [15:0] ip4_c = ~ip4_fold;
@@ -401,12 +467,12 @@ reg [13:0] sent_len = 0;
 
 // ---- DMA ----
 assign rd_req_valid = state == T_DREQ || state == T_FREQ;
-assign rd_req_addr = state == T_DREQ ? slot_addr : d_addr;
+assign rd_req_addr = state == T_DREQ ? d_slot : d_addr;
 assign rd_req_len = state == T_DREQ ? 16'd32 : {2'd0, d_len};
 assign rd_ready = state == T_DWAIT || state == T_FETCH;
 
 assign wr_req_valid = state == T_SREQ;
-assign wr_req_addr = d_slot + 64'd24;
+assign wr_req_addr = {d_slot[63:5], 5'd24};      // the status word
 assign wr_req_len = 16'd4;
 wire [31:0] status = {1'b1, outcome == R_COMPRESSED && !d_err, d_err, 5'd0,
                       outcome, d_err ? 16'd0 : {2'd0, sent_len}};
@@ -423,13 +489,27 @@ always @(posedge clk) begin
     as_go <= 1'b0;
     event_done <= 1'b0;
     stat_inc <= 0;
+    sp_acc <= 1'b0;
+    cs_acc <= 1'b0;
+    if (sp_acc) begin
+        body_sum <= body_sum + {11'd0, sp_sum_r};
+        body_len <= body_len + {8'd0, sp_n_r};
+    end
+    if (cs_acc) begin
+        sum_pre <= sum_pre + {11'd0, pre_beat_r};
+        sum_suf <= sum_suf + {11'd0, suf_beat_r};
+    end
 
     case (state)
     T_IDLE: begin
         if (tx_en && txq_prod != txq_cons) begin
-            d_slot <= slot_addr;
-            state <= T_DREQ;
+            slot_lo <= slot_lo_c;
+            state <= T_SLOT;
         end
+    end
+    T_SLOT: begin
+        d_slot <= {txq_base[63:32] + {31'd0, slot_lo[32]}, slot_lo[31:0]};
+        state <= T_DREQ;
     end
     T_DREQ: begin
         if (rd_req_ready)
@@ -474,8 +554,12 @@ always @(posedge clk) begin
                 fetch_word <= fetch_word + 4'd1;
             end
             if (rd_last)
-                state <= T_PARSE;
+                state <= T_PWAIT;
         end
+    end
+    T_PWAIT: begin
+        if (hdr_age == 3'd4)
+            state <= T_PARSE;
     end
     T_PARSE: begin
         outcome <= decide;
@@ -518,8 +602,10 @@ always @(posedge clk) begin
             b_waddr <= b_wptr;
             b_wdata <= sp_word;
             b_wptr <= b_wptr + 9'd1;
-            body_sum <= body_sum + {11'd0, sp_sum};
-            body_len <= body_len + {8'd0, ones32(sp_wkeep)};
+            // summed a clock later (sp_acc), one adder per clock
+            sp_sum_r <= sp_sum;
+            sp_n_r <= ones32(sp_wkeep);
+            sp_acc <= 1'b1;
             if (!sp_half && sp_keep[63:32] != 0) begin
                 sp_half <= 1'b1;
             end else begin
@@ -543,8 +629,10 @@ always @(posedge clk) begin
     end
     T_CSUM: begin
         if (ra_tvalid) begin
-            sum_pre <= sum_pre + {11'd0, pre_beat};
-            sum_suf <= sum_suf + {11'd0, suf_beat};
+            // summed a clock later (cs_acc)
+            pre_beat_r <= pre_beat;
+            suf_beat_r <= suf_beat;
+            cs_acc <= 1'b1;
             cs_pos <= cs_pos + 14'd32;
             if (ra_tlast)
                 state <= T_BUILD1;
@@ -552,6 +640,22 @@ always @(posedge clk) begin
     end
     T_BUILD1: begin
         new_end <= p_ip_end + 14'd16 + body_len - d_rlen[13:0];
+        state <= T_SUMS;
+    end
+    T_SUMS: begin
+        f_pre_r <= f_pre;
+        body_sw <= d_off[0] ? {f_body[7:0], f_body[15:8]} : f_body;
+        // the suffix moves by body_len - range length: odd if their
+        // parities differ
+        suf_sw <= body_len[0] ^ d_rlen[0] ? {f_suf[7:0], f_suf[15:8]} : f_suf;
+        state <= T_SHIM1;
+    end
+    T_SHIM1: begin
+        shim_acc <= shim_acc_c;
+        state <= T_SHIM2;
+    end
+    T_SHIM2: begin
+        shim_c <= ~shim_fold;
         state <= T_BUILD2;
     end
     T_BUILD2: begin
@@ -565,8 +669,12 @@ always @(posedge clk) begin
             hb <= hb_next;
             hb_len <= p_l4_off + 8'd16 + p_l4_len;
             sent_len <= new_end;
-            state <= p_ip_ver == 4'd4 ? T_BUILD3 : T_SEND;
+            state <= p_ip_ver == 4'd4 ? T_IP4 : T_SEND;
         end
+    end
+    T_IP4: begin
+        ip4_sum <= ip4_sum_c;
+        state <= T_BUILD3;
     end
     T_BUILD3: begin
         // the IPv4 header checksum over the patched header
