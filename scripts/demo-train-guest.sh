@@ -31,11 +31,17 @@ ok() { n=$((n + 1)); echo "ok $n - $*"; }
 nok() { n=$((n + 1)); bad=1; echo "not ok $n - $*"; }
 finish() { echo "1..$n"; exit "$bad"; }
 
+# the guest's writable /tmp is a tmpfs over the host's, unless the checkout
+# is under the host's /tmp: then the host's stays in view and /dev/shm is
+# the guest's temporary directory
+GTMP=/tmp
+case $ROOT in /tmp/*) GTMP=/dev/shm ;; esac
 mkdir -p /host
 if mount -t 9p -o trans=virtio,version=9p2000.L,ro host /host &&
 	mount -t proc proc /host/proc && mount -t sysfs sysfs /host/sys &&
 	mount -t devtmpfs devtmpfs /host/dev && mkdir -p /host/dev/shm &&
-	mount -t tmpfs tmpfs /host/dev/shm && mount -t tmpfs tmpfs /host/tmp; then
+	mount -t tmpfs tmpfs /host/dev/shm &&
+	{ [ "$GTMP" != /tmp ] || mount -t tmpfs tmpfs /host/tmp; }; then
 	ok "host$H: the host's root filesystem on /host (virtio-9p, read-only)"
 else
 	nok "host$H: mount the host's root filesystem over virtio-9p"
@@ -59,7 +65,7 @@ ok "host$H: all $N hosts answer"
 
 t0=$(cut -d' ' -f1 /proc/uptime)
 # shellcheck disable=SC2046
-chroot /host /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/tmp \
+chroot /host /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME="$GTMP" TMPDIR="$GTMP" \
 	PYTHONDONTWRITEBYTECODE=1 RANK="$H" WORLD_SIZE="$N" MASTER_ADDR=10.0.0.1 \
 	MASTER_PORT=29400 GLOO_SOCKET_IFNAME="$IF" INCCL_LIB="$LIB" \
 	/usr/bin/python3 "$ROOT/scripts/train/rank.py" $(cat /train/args) \

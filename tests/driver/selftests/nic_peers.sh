@@ -85,7 +85,9 @@ grows "$D1" rejected_not_local "$r" 10
 [ "$(pstat "$D1" entries)" = 0 ] || fail "learned with a foreign quoted source"
 
 log "consistent errors about real destinations: learned"
-# each twice: a simulated link under load may lose one
+# each three times: a simulated link under load may lose one (seen losing
+# two in a row with make check's background jobs on the same two cores)
+forge4 =qdst "$PLAIN_SELF4" 10.0.1.20 4
 forge4 =qdst "$PLAIN_SELF4" 10.0.1.20 4
 forge4 =qdst "$PLAIN_SELF4" 10.0.1.20 4
 sleep 1
