@@ -218,24 +218,19 @@ assign idle = state == R_IDLE && q_cnt == 0 && !as_busy && f_bytes == 0 &&
 // (docs/rtl.md, "Logic depth"); they stay until the next frame's header.
 
 // R_P1: the parser's results
-wire [1:0]   pc_result;
-wire [7:0]   pc_l3_off, pc_ip_hlen, pc_proto, pc_l4_off;
-wire [3:0]   pc_ip_ver;
-wire [13:0]  pc_ip_end;
-wire         pc_fragment;
+wire [1:0]   p_result;
+wire [7:0]   p_l3_off, p_ip_hlen, p_proto, p_l4_off;
+wire [3:0]   p_ip_ver;
+wire [13:0]  p_ip_end;
+wire         p_fragment;
 
-nic_hdr_parse parse (
+nic_hdr_parse_reg parse (
+    .clk(clk), .en(state == R_P1),
     .hdr(hreg), .len(fr_len),
-    .result(pc_result), .l3_off(pc_l3_off),
-    .ip_ver(pc_ip_ver), .ip_hlen(pc_ip_hlen), .ip_end(pc_ip_end),
-    .proto(pc_proto), .fragment(pc_fragment), .l4_off(pc_l4_off)
+    .result(p_result), .l3_off(p_l3_off),
+    .ip_ver(p_ip_ver), .ip_hlen(p_ip_hlen), .ip_end(p_ip_end),
+    .proto(p_proto), .fragment(p_fragment), .l4_off(p_l4_off)
 );
-
-reg  [1:0]   p_result = 0;
-reg  [7:0]   p_l3_off = 0, p_ip_hlen = 0, p_proto = 0, p_l4_off = 0;
-reg  [3:0]   p_ip_ver = 0;
-reg  [13:0]  p_ip_end = 0;
-reg          p_fragment = 1'b0;
 
 function [7:0] byte_at;
     input [1279:0] h;
@@ -682,17 +677,7 @@ always @(posedge clk) begin
                 state <= R_P1;
         end
     end
-    R_P1: begin
-        p_result <= pc_result;
-        p_l3_off <= pc_l3_off;
-        p_ip_ver <= pc_ip_ver;
-        p_ip_hlen <= pc_ip_hlen;
-        p_ip_end <= pc_ip_end;
-        p_proto <= pc_proto;
-        p_fragment <= pc_fragment;
-        p_l4_off <= pc_l4_off;
-        state <= R_P2;
-    end
+    R_P1: state <= R_P2;        // the parse is taken (nic_hdr_parse_reg)
     R_P2: state <= R_P3;
     R_P3: state <= R_P4;
     R_P4: state <= R_PARSE;

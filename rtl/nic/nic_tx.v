@@ -146,25 +146,26 @@ reg  [8:0]    a_wptr = 0;
 // clock; hdr_age counts the clocks since hreg last changed, so T_PARSE
 // acts once P4 holds this frame's outcome. For a frame longer than its 160
 // header bytes that is already true when the fetch ends.
-wire [1:0]   pc_result;
-wire [7:0]   pc_l3_off, pc_ip_hlen, pc_proto, pc_l4_off, pc_l4_len;
-wire [3:0]   pc_ip_ver;
-wire [13:0]  pc_ip_end;
-wire         pc_fragment, pc_l4_ok;
+wire [7:0]   pc_l4_len;
+wire         pc_l4_ok;
 
 // P1: the IP parse
-nic_hdr_parse parse (
+wire [1:0]   p_result;
+wire [7:0]   p_l3_off, p_ip_hlen, p_proto, p_l4_off;
+wire [3:0]   p_ip_ver;
+wire [13:0]  p_ip_end;
+wire         p_fragment;
+
+nic_hdr_parse_reg parse (
+    .clk(clk), .en(1'b1),
     .hdr(hreg), .len(d_len),
-    .result(pc_result), .l3_off(pc_l3_off),
-    .ip_ver(pc_ip_ver), .ip_hlen(pc_ip_hlen), .ip_end(pc_ip_end),
-    .proto(pc_proto), .fragment(pc_fragment), .l4_off(pc_l4_off)
+    .result(p_result), .l3_off(p_l3_off),
+    .ip_ver(p_ip_ver), .ip_hlen(p_ip_hlen), .ip_end(p_ip_end),
+    .proto(p_proto), .fragment(p_fragment), .l4_off(p_l4_off)
 );
 
-reg  [1:0]   p_result = 0;
-reg  [7:0]   p_l3_off = 0, p_ip_hlen = 0, p_proto = 0, p_l4_off = 0, p_l4_len = 0;
-reg  [3:0]   p_ip_ver = 0;
-reg  [13:0]  p_ip_end = 0;
-reg          p_fragment = 1'b0, p_l4_ok = 1'b0;
+reg  [7:0]   p_l4_len = 0;
+reg          p_l4_ok = 1'b0;
 
 // P2: the L4 header at the parsed offset
 nic_l4_parse parse4 (
@@ -197,15 +198,6 @@ wire hreg_wr = rd_valid && (state == T_DWAIT ||
                             (state == T_FETCH && fetch_word < 4'd5));
 reg  [2:0] hdr_age = 0;
 always @(posedge clk) begin
-    p_result <= pc_result;
-    p_l3_off <= pc_l3_off;
-    p_ip_ver <= pc_ip_ver;
-    p_ip_hlen <= pc_ip_hlen;
-    p_ip_end <= pc_ip_end;
-    p_proto <= pc_proto;
-    p_fragment <= pc_fragment;
-    p_l4_off <= pc_l4_off;
-
     p_l4_ok <= pc_l4_ok;
     p_l4_len <= pc_l4_len;
 
