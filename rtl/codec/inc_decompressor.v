@@ -13,10 +13,10 @@
  * m_axis (raw): LANES 32-bit values per beat, tkeep contiguous, full but on
  *   the last beat; raw_len bytes in ceil(raw_len / (4 * LANES)) beats (one
  *   beat with tkeep = 0 for raw_len = 0). tuser[0], on the tlast beat: the
- *   chunk is malformed. A malformed chunk's output stops early: its tlast
- *   beat carries tkeep = 0 and tuser[0] = 1, so it never has more than
- *   raw_len bytes, and the rest of its body is dropped. The next chunk is
- *   decoded normally.
+ *   chunk is malformed; that beat then has tkeep = 0, so a malformed chunk
+ *   never yields more than raw_len bytes (its other beats are not
+ *   meaningful), and a chunk with bad parameters is that one beat alone.
+ *   The next chunk is decoded normally.
  * status_valid pulses once per chunk, with status_error, for counters.
  *
  * Malformed means (the C decoder's INC_ECORRUPT/INC_EINVAL cases): mode or
@@ -26,15 +26,34 @@
  *
  * Line rate: with m_axis_tready held high and the body's beats available,
  * one raw beat leaves every clock, whatever the data, mode or chunk
- * boundaries.
+ * boundaries. Logic depth: at most 8 LUT6 levels between registers
+ * (docs/rtl.md, "Logic depth").
  *
- * Structure: a byte window holds the next bytes of the body. Each clock the
- * parser takes one output beat's worth of groups from it: the segment's
- * header (mask and tag words) when the beat starts a segment, the groups'
- * payloads, and the tail bytes on the last beat; positions come from
- * prefix sums of the tag sizes. A pipeline register then unpacks and
- * dequantizes the lanes (inc_group_unpack, inc_dequant) into a 4-beat
- * output FIFO.
+ * Structure (docs/rtl.md, "The decompressor"). The serial part of decoding
+ * is finding the segments: a segment's start is the previous segment's
+ * start plus its length, and its length is in its header. It is done once
+ * per segment (8 groups: 8 raw beats at 8 lanes, 4 at 16), not per beat:
+ *   - writer: the body's beats are packed, whatever their tkeep, into a
+ *     byte-addressed ring buffer (BUF_ROWS rows of one input beat), and a
+ *     chunk queue entry records where each body starts and its parameters;
+ *   - header chaser: from a segment's start it reads the header, sums the
+ *     present groups' payload sizes and adds: the next segment's start, a
+ *     loop of 4 clocks (read; tag word sizes; two half sums; add), issuing
+ *     a new chunk's first segment the clock after the last one's. It reads
+ *     ahead of the writer at its own risk: an iteration whose header bytes
+ *     were not yet written is dropped and replayed. A side pipeline turns
+ *     each segment's header into a descriptor (tag word and payload offset
+ *     of each group, the bytes it needs, format errors);
+ *   - extractor: per raw beat, reads the beat's groups' payloads (and the
+ *     tail bytes on the last beat) at the descriptor's offsets, unpacks and
+ *     dequantizes them (inc_group_unpack, inc_dequant) into an output FIFO.
+ *     A segment's first beat waits until the writer holds all its bytes; a
+ *     chunk's last beat waits for the body's end and carries the verdict:
+ *     the format errors, and the body's length against the length its
+ *     headers and raw_len call for (a truncated body reads past its end:
+ *     whatever it finds there, the lengths disagree).
+ * Bytes of a body past the length its headers call for are dropped (the
+ * chunk is flagged), so an over-long body cannot fill the buffer.
  */
 
 // Language: Verilog 2001
@@ -46,7 +65,11 @@
 module inc_decompressor #
 (
     // 32-bit lanes per raw beat: 8 (256-bit) or 16 (512-bit)
-    parameter LANES = 8
+    parameter LANES = 8,
+    // Rows of the body buffer, one input beat (8 * LANES bytes) each, a
+    // power of two; at least 16 for line rate (the chaser reads about two
+    // segments ahead of the extractor, and the writer one beat ahead)
+    parameter BUF_ROWS = 16
 )
 (
     input  wire                  clk,
@@ -71,79 +94,32 @@ module inc_decompressor #
 );
 
 localparam W = LANES * 4;              // raw bytes per beat
+localparam WB = $clog2(W);
 localparam C = 2 * W;                  // body bytes per input beat
-localparam GPB = LANES / 8;            // groups per beat
-localparam NEED = 17 + 32 * GPB + 3;   // most bytes one step takes
-localparam WIN = C + NEED;             // window bytes
-localparam OCC_W = $clog2(WIN + 1);
-localparam FILL = WIN - C;             // most bytes before taking a beat
-localparam [15:0] FILL_MAX = FILL[15:0];
-localparam NB_W = $clog2(C + 1);
+localparam LC = $clog2(C);
+localparam GPB = LANES / 8;            // groups per raw beat
+localparam BUF = BUF_ROWS * C;         // buffer bytes
+localparam AW = $clog2(BUF);           // byte address in the buffer
+localparam PW = AW + 1;                // pointers: one more bit, for signs
+localparam RW = $clog2(BUF_ROWS);
+localparam HB = 17;                    // header bytes read: mask + 8 words
+localparam XB = W + 3;                 // bytes a raw beat reads: payloads, tail
 localparam MAX_CHUNK = 9000;
+localparam CQ_W = 4;                   // chunk queue: 16 chunks in flight
+localparam CQ_N = 1 << CQ_W;
+localparam DQ_W = 4;                   // descriptor FIFO: 16 segments
+localparam DQ_N = 1 << DQ_W;
+localparam OQ_W = 4;                   // output FIFO: 16 raw beats
+localparam OQ_N = 1 << OQ_W;
+// the writer takes a beat while the buffer has room for three more (the
+// one in I0, the one tready lets in now, the one after: tready is a
+// register)
+localparam integer USED_MAX_I = BUF - 3 * C;
+localparam integer CQ_MAX_I = CQ_N - 3;
+localparam [PW-1:0] USED_MAX = USED_MAX_I[PW-1:0];
+localparam [CQ_W:0] CQ_MAX = CQ_MAX_I[CQ_W:0];
 
-// ---- chunk state ---------------------------------------------------------------
-
-localparam [1:0] ST_IDLE = 2'd0,       // no chunk: the next beat starts one
-                 ST_RUN = 2'd1,        // producing the chunk's beats
-                 ST_DRAIN = 2'd2;      // dropping the rest of a bad body
-
-reg  [1:0]  state = ST_IDLE;
-reg  [13:0] c_raw_len = 0;
-reg  [1:0]  c_mode = 0;
-reg  [4:0]  c_k = 0;
-reg         c_bad = 1'b0;              // parameters out of range
-reg  [9:0]  b = 0;                     // output beat index
-reg  [127:0] seg_tw = 0;               // tag words of the current segment
-
-wire [11:0] c_n = c_raw_len[13:2];     // values
-wire [1:0]  c_tail = c_raw_len[1:0];
-wire [8:0]  c_groups = c_n[11:3] + {8'd0, c_n[2:0] != 3'd0};
-// beats: at least one
-wire [13:0] c_beats_m1 = c_raw_len == 0 ? 14'd0 : (c_raw_len - 14'd1) / W[13:0];
-wire        c_sparse = c_mode == 2'd2;
-
-// ---- the byte window ------------------------------------------------------------
-
-reg  [WIN*8-1:0]  win = 0;             // zero past occ
-reg  [OCC_W-1:0]  occ = 0;
-reg               has_end = 1'b0;      // the chunk's last beat is in win
-
-function [NB_W-1:0] count_keep;
-    input [C-1:0] keep;
-    integer i;
-    begin
-        count_keep = 0;
-        for (i = 0; i < C; i = i + 1)
-            count_keep = count_keep + {{(NB_W-1){1'b0}}, keep[i]};
-    end
-endfunction
-
-wire [NB_W-1:0] in_nb = count_keep(s_axis_tkeep);
-reg  [C*8-1:0]  in_data;               // tdata masked by tkeep
-integer ki;
-always @* begin
-    for (ki = 0; ki < C; ki = ki + 1)
-        in_data[8*ki +: 8] = s_axis_tkeep[ki] ? s_axis_tdata[8*ki +: 8] : 8'd0;
-end
-
-// ---- one step: the groups and tail of output beat b ------------------------------
-
-// values, groups in this beat
-wire [12:0] v_rem = {1'b0, c_n} - {b, 3'd0} * GPB[12:0];   // values from beat b on
-wire [4:0]  vals = v_rem[12] ? 5'd0 : (v_rem >= LANES[12:0] ? LANES[4:0] : v_rem[4:0]);
-wire [1:0]  groups = vals == 0 ? 2'd0 : (GPB == 2 && vals > 8) ? 2'd2 : 2'd1;
-wire [9:0]  g0 = b * GPB[9:0];         // first group of the beat
-wire [2:0]  pos = g0[2:0];             // its index in the segment
-wire        seg_start = pos == 3'd0 && groups != 2'd0;
-wire [8:0]  seg_left = c_groups - g0[8:0];
-wire [3:0]  sg = seg_left >= 9'd8 ? 4'd8 : seg_left[3:0];
-wire        last_beat = {4'd0, b} == c_beats_m1;
-
-// header, parsed from the window when the beat starts a segment
-wire [7:0]  all_present = 8'hff >> (4'd8 - sg);
-wire [7:0]  hdr_mask = win[7:0];
-wire        bad_mask = c_sparse && (hdr_mask & ~all_present) != 8'd0;
-wire [7:0]  present = c_sparse ? hdr_mask : all_present;
+// ---- helpers ---------------------------------------------------------------------
 
 function [3:0] popcount8;
     input [7:0] x;
@@ -155,27 +131,7 @@ function [3:0] popcount8;
     end
 endfunction
 
-wire [4:0]  hdr_len = {popcount8(present), 1'b0} + {4'd0, c_sparse};
-wire [135:0] hdr_bytes = win[135:0];  // a header is at most 17 bytes
-reg  [127:0] hdr_tw;       // tag word of each group of the segment
-reg         hdr_zero;      // a present group's tag word is 0
-integer     hj;
-always @* begin
-    hdr_tw = 0;
-    hdr_zero = 1'b0;
-    for (hj = 0; hj < 8; hj = hj + 1) begin
-        if (present[hj]) begin
-            hdr_tw[16*hj +: 16] =
-                hdr_bytes[{popcount8(present & ~(8'hff << hj)), 4'd0} +
-                          (c_sparse ? 8'd8 : 8'd0) +: 16];
-            if (hdr_tw[16*hj +: 16] == 16'd0)
-                hdr_zero = 1'b1;
-        end
-    end
-end
-wire [127:0] cur_seg_tw = seg_start ? hdr_tw : seg_tw;
-
-// tag words of this beat's groups (absent or missing groups: 0)
+// payload bytes of a group (docs/codec.md, section 4)
 function [5:0] tw_bytes;
     input [15:0] tw;
     integer i;
@@ -186,221 +142,875 @@ function [5:0] tw_bytes;
     end
 endfunction
 
-reg [GPB*16-1:0] step_tw;
-reg [GPB*8-1:0]  step_off;   // payload offset of each group in the window
-reg [7:0]        tail_off;
-reg              pad_err;    // tags on padding slots of the last group
-integer          sgi;
-always @* begin
-    tail_off = seg_start ? {3'd0, hdr_len} : 8'd0;
-    pad_err = 1'b0;
-    step_tw = 0;
-    step_off = 0;
-    for (sgi = 0; sgi < GPB; sgi = sgi + 1) begin
-        if (sgi < groups) begin
-            step_tw[16*sgi +: 16] = cur_seg_tw[{pos + sgi[2:0], 4'd0} +: 16];
-            step_off[8*sgi +: 8] = tail_off;
-            tail_off = tail_off + {2'd0, tw_bytes(step_tw[16*sgi +: 16])};
-            // the chunk's last group, if short
-            if (g0 + sgi[9:0] == {1'b0, c_groups} - 10'd1 && c_n[2:0] != 3'd0 &&
-                (step_tw[16*sgi +: 16] >> {c_n[2:0], 1'b0}) != 16'd0)
-                pad_err = 1'b1;
-        end
+// bytes in a tkeep that is contiguous from byte 0 (a one-hot decode of its
+// end, not an adder)
+function [LC:0] keep_count;
+    input [C-1:0] keep;
+    integer i;
+    reg [C:0] ext;
+    begin
+        keep_count = 0;
+        ext = {1'b0, keep};
+        for (i = 1; i <= C; i = i + 1)
+            if (ext[i - 1] && !ext[i])
+                keep_count = keep_count | i[LC:0];
+    end
+endfunction
+
+// ---- I0: the input beat ----------------------------------------------------------
+
+reg             in_ok = 1'b0;          // room for a beat (registered)
+reg             in_pkt = 1'b0;         // inside a body
+reg             i0_valid = 1'b0;
+reg  [C*8-1:0]  i0_data = 0;
+reg  [LC:0]     i0_nb = 0;             // bytes in the beat
+reg             i0_first = 1'b0;       // a body's first beat
+reg             i0_last = 1'b0;
+reg  [20:0]     i0_user = 0;
+
+// a beat the writer will drop needs no room: the rest of a body past the
+// bytes its headers call for (w_disc, below)
+wire in_drop;
+assign s_axis_tready = in_ok || in_drop;
+wire in_take = s_axis_tvalid && s_axis_tready;
+
+always @(posedge clk) begin
+    i0_valid <= in_take;
+    if (in_take) begin
+        i0_data <= s_axis_tdata;
+        i0_nb <= keep_count(s_axis_tkeep);
+        i0_first <= !in_pkt;
+        i0_last <= s_axis_tlast;
+        i0_user <= s_axis_tuser;
+        in_pkt <= !s_axis_tlast;
+    end
+    if (rst) begin
+        i0_valid <= 1'b0;
+        in_pkt <= 1'b0;
     end
 end
 
-wire [7:0]      cn = tail_off + (last_beat ? {6'd0, c_tail} : 8'd0);
-wire            enough = {{(16-OCC_W){1'b0}}, occ} >= {8'd0, cn};
-// format errors, judged only on bytes that are in the window (or when no
-// more are coming)
-wire            fmt_err = (seg_start && (bad_mask || (c_sparse && hdr_zero))) ||
-                          pad_err;
-// truncated: the body ended before the bytes this beat needs
-wire            short = !enough && has_end;
-// longer: bytes left over after the last beat's
-wire            extra = last_beat && enough &&
-                        {{(16-OCC_W){1'b0}}, occ} > {8'd0, cn};
+// ---- chunk queue ------------------------------------------------------------------
+// An entry per chunk, from its body's first beat until its last raw beat is
+// read. Written by the writer (start, parameters, body length), the chaser's
+// side pipeline (the body length the headers call for), read by all.
 
-// output credit: FIFO entries not yet promised
-reg  [2:0]      f_cnt = 0;
-reg             p_valid = 1'b0;
-wire            credit = {1'b0, f_cnt} + {3'd0, p_valid} < 4'd4;
+reg  [PW-1:0]   cq_start [0:CQ_N-1];   // buffer address of the body
+reg  [13:0]     cq_raw_len [0:CQ_N-1];
+reg  [4:0]      cq_k [0:CQ_N-1];
+reg             cq_sparse [0:CQ_N-1];
+reg             cq_bad [0:CQ_N-1];     // parameters out of range
+reg  [14:0]     cq_blen [0:CQ_N-1];    // body bytes; 16383 and up: 16384
+reg             cq_e_known [0:CQ_N-1];
+reg  [13:0]     cq_e [0:CQ_N-1];       // body bytes the headers call for
 
-wire            step_err = c_bad || ((enough || has_end) && fmt_err) ||
-                           short || extra;
-// a good last beat waits for the body's end (a trailing empty beat)
-wire            step_go = state == ST_RUN && credit &&
-                          (step_err || (enough && (!last_beat || has_end)));
-wire            chunk_done = step_go && (last_beat || step_err);
+reg  [CQ_W:0]   cq_wp = 0;             // next entry the writer fills
+reg  [CQ_W:0]   cq_rp = 0;             // oldest entry (the extractor's)
 
-// ---- window update and input ----------------------------------------------------
+// ---- I1: the writer ---------------------------------------------------------------
 
-wire [OCC_W-1:0] consumed = step_go && !step_err ? cn[OCC_W-1:0] : {OCC_W{1'b0}};
-wire [OCC_W-1:0] occ_after = occ - consumed;
-wire [WIN*8-1:0] win_after = win >> {consumed, 3'd0};
+reg  [BUF*8-1:0] bufv = 0;             // the body buffer, a byte ring
+reg  [PW-1:0]   wr_ptr = 0;            // next byte written
+reg  [PW-1:0]   rel_ptr = 0;           // oldest byte still needed
+reg  [CQ_W-1:0] w_seq = 0;             // the writer's current chunk
+reg             w_ended = 1'b1;        // ... its body has ended
+reg  [14:0]     w_blen = 0;            // ... its body bytes so far
+reg             w_disc = 1'b0;         // ... the rest of its body is dropped
 
-// the chunk ends now; the next beat may start the next one
-wire restart = state == ST_IDLE || (chunk_done && has_end);
-// bytes of the current chunk still to come into the window
-// (room for a whole beat, so that tready does not depend on tkeep)
-wire fill_ok = state == ST_RUN && !has_end && !chunk_done &&
-               {{(16-OCC_W){1'b0}}, occ_after} <= FILL_MAX;
-wire drain_ok = state == ST_DRAIN || (chunk_done && !has_end);
+wire            w_en = i0_valid && (i0_first || !w_disc);
+// the next beat continues the writer's chunk, which is dropping its rest
+assign in_drop = w_disc && in_pkt && !(i0_valid && i0_first);
+wire [LC-1:0]   w_off = wr_ptr[LC-1:0];
+wire [RW-1:0]   w_row = wr_ptr[AW-1:LC];
+wire [RW-1:0]   w_row1 = w_row + 1'b1;
+wire [2*C*8-1:0] w_wide = {{C*8{1'b0}}, i0_data} << {w_off, 3'd0};
+wire [C-1:0]    w_keep = ~({C{1'b1}} << i0_nb);
+wire [2*C-1:0]  w_msk = {{C{1'b0}}, w_keep} << w_off;
+wire [15:0]     w_blen_sum = {1'b0, w_blen} + {{(15-LC){1'b0}}, i0_nb};
+wire [14:0]     w_blen_next = i0_first ? {{(14-LC){1'b0}}, i0_nb} :
+                              w_blen_sum[15] || w_blen_sum[14] ? 15'h4000 : w_blen_sum[14:0];
 
-assign s_axis_tready = restart || fill_ok || drain_ok;
-wire in_take = s_axis_tvalid && s_axis_tready;
+wire [13:0]     u_raw_len = i0_user[20:7];
+wire [1:0]      u_mode = i0_user[6:5];
+wire [4:0]      u_k = i0_user[4:0];
 
-wire [13:0] u_raw_len = s_axis_tuser[20:7];
-wire [1:0]  u_mode = s_axis_tuser[6:5];
-wire [4:0]  u_k = s_axis_tuser[4:0];
+genvar gr, gb;
+generate
+    for (gr = 0; gr < BUF_ROWS; gr = gr + 1) begin : brow
+        wire sel_lo = w_en && w_row == gr;
+        wire sel_hi = w_en && w_row1 == gr;
+        wire [C-1:0]   bmask = sel_lo ? w_msk[C-1:0] : sel_hi ? w_msk[2*C-1:C] : {C{1'b0}};
+        wire [C*8-1:0] bdata = sel_lo ? w_wide[C*8-1:0] : w_wide[2*C*8-1:C*8];
+        wire [C*8-1:0] bits;
+        for (gb = 0; gb < C; gb = gb + 1) begin : byte_mask
+            assign bits[8*gb +: 8] = {8{bmask[gb]}};
+        end
+        always @(posedge clk)
+            bufv[C*8*gr +: C*8] <= (bufv[C*8*gr +: C*8] & ~bits) | (bdata & bits);
+    end
+endgenerate
 
 always @(posedge clk) begin
-    status_valid <= chunk_done;
-    status_error <= chunk_done && step_err;
+    if (w_en)
+        wr_ptr <= wr_ptr + {{(PW-LC-1){1'b0}}, i0_nb};
+    if (i0_valid) begin
+        w_blen <= w_blen_next;
+        if (i0_last) begin
+            cq_blen[i0_first ? cq_wp[CQ_W-1:0] : w_seq] <= w_blen_next;
+            w_ended <= 1'b1;
+        end
+        if (i0_first) begin
+            cq_start[cq_wp[CQ_W-1:0]] <= wr_ptr;
+            cq_raw_len[cq_wp[CQ_W-1:0]] <= u_raw_len;
+            cq_k[cq_wp[CQ_W-1:0]] <= u_k;
+            cq_sparse[cq_wp[CQ_W-1:0]] <= u_mode == 2'd2;
+            cq_bad[cq_wp[CQ_W-1:0]] <= !(u_mode == 2'd1 || u_mode == 2'd2) ||
+                                        u_k < 5'd1 || u_k > 5'd24 ||
+                                        u_raw_len > MAX_CHUNK;
+            cq_e_known[cq_wp[CQ_W-1:0]] <= 1'b0;
+            w_seq <= cq_wp[CQ_W-1:0];
+            w_ended <= i0_last;
+            cq_wp <= cq_wp + 1'b1;
+        end
+    end
+    // drop the rest of a body once it has all the bytes its headers call
+    // for (a clock late: one more beat may be stored)
+    w_disc <= !(i0_valid && i0_first) && cq_e_known[w_seq] &&
+              w_blen >= {1'b0, cq_e[w_seq]};
+    in_ok <= wr_ptr - rel_ptr <= USED_MAX && cq_wp - cq_rp <= CQ_MAX;
+    if (rst) begin
+        wr_ptr <= 0;
+        cq_wp <= 0;
+        w_seq <= 0;
+        w_ended <= 1'b1;
+        w_disc <= 1'b0;
+        in_ok <= 1'b0;
+    end
+end
 
-    if (step_go && !step_err) begin
-        b <= b + 10'd1;
-        if (seg_start)
-            seg_tw <= hdr_tw;
+// a chunk's body has ended (the writer has seen its tlast)
+function ended;
+    input [CQ_W-1:0] seq;
+    begin
+        ended = seq != w_seq || w_ended;
+    end
+endfunction
+
+// bytes below address a are in the buffer (a is at most BUF ahead)
+function written;
+    input [PW-1:0] a;
+    reg [PW-1:0] d;
+    begin
+        d = wr_ptr - a;
+        written = !d[PW-1];
+    end
+endfunction
+
+// ---- header chaser: the loop ------------------------------------------------------
+
+// issue state: the next segment to read
+reg  [CQ_W:0]   ch_ptr = 0;            // its chunk
+reg             is_have = 1'b0;        // the registers below hold it
+reg             is_wait = 1'b0;        // its start is being computed
+reg             is_first = 1'b0;       // segment 0
+reg  [PW-1:0]   is_abs = 0;            // its start
+reg  [8:0]      is_left = 0;           // groups from it to the chunk's end
+reg             is_sparse = 1'b0;
+reg             is_bad = 1'b0;
+reg  [13:0]     is_raw_len = 0;
+reg  [4:0]      is_k = 0;
+
+reg  [DQ_W:0]   d_res = 0;             // descriptor slots promised
+
+// R: the header bytes
+reg             r_valid = 1'b0;
+reg             r_avail = 1'b0;        // they had been written
+reg  [HB*8-1:0] r_hdr = 0;
+reg  [CQ_W:0]   r_ptr = 0;
+reg             r_first = 1'b0;
+reg  [PW-1:0]   r_abs = 0;
+reg  [8:0]      r_left = 0;
+reg  [3:0]      r_sg = 0;              // groups in the segment
+reg             r_last = 1'b0;         // the chunk's last segment
+reg             r_sparse = 1'b0;
+reg             r_bad = 1'b0;
+reg  [13:0]     r_raw_len = 0;
+reg  [4:0]      r_k = 0;
+
+wire            abort = r_valid && !r_avail;
+wire            iss = is_have && !is_wait && !abort && d_res != DQ_N;
+wire            is_last = is_left <= 9'd8;
+
+wire [RW-1:0]   h_row = is_abs[AW-1:LC];
+wire [RW-1:0]   h_row1 = h_row + 1'b1;
+wire [2*C*8-1:0] h_pair = {bufv[{h_row1, {LC{1'b0}}, 3'd0} +: C*8],
+                           bufv[{h_row, {LC{1'b0}}, 3'd0} +: C*8]};
+wire [HB*8-1:0] h_rd = h_pair[{1'b0, is_abs[LC-1:0], 3'd0} +: HB*8];
+wire            h_avail = is_bad || is_left == 0 || ended(ch_ptr[CQ_W-1:0]) ||
+                          written(is_abs + HB[PW-1:0]);
+
+// the next chunk, from the queue
+wire [CQ_W:0]   nx_ptr = iss ? ch_ptr + 1'b1 : ch_ptr;
+wire [CQ_W-1:0] nx_i = nx_ptr[CQ_W-1:0];
+wire [13:0]     nx_raw_len = cq_raw_len[nx_i];
+wire [11:0]     nx_n = nx_raw_len[13:2];
+
+// H: the half sums; A: the next start
+reg             h_valid = 1'b0;
+reg             h_last = 1'b0;
+reg  [PW-1:0]   h_abs = 0;
+reg  [7:0]      h_sa = 0;              // header bytes and groups 0-3
+reg  [7:0]      h_sb = 0;              // groups 4-7
+
+always @(posedge clk) begin
+    r_valid <= iss;
+    if (iss) begin
+        r_hdr <= h_rd;
+        r_avail <= h_avail;
+        r_ptr <= ch_ptr;
+        r_first <= is_first;
+        r_abs <= is_abs;
+        r_left <= is_left;
+        r_sg <= is_last ? is_left[3:0] : 4'd8;
+        r_last <= is_last;
+        r_sparse <= is_sparse;
+        r_bad <= is_bad;
+        r_raw_len <= is_raw_len;
+        r_k <= is_k;
     end
 
-    if (restart) begin
-        win <= 0;
-        occ <= 0;
-        has_end <= 1'b0;
-        state <= ST_IDLE;
-        if (in_take) begin
-            win <= {{(WIN-C)*8{1'b0}}, in_data};
-            occ <= {{(OCC_W-NB_W){1'b0}}, in_nb};
-            has_end <= s_axis_tlast;
-            state <= ST_RUN;
-            c_raw_len <= u_raw_len;
-            c_mode <= u_mode;
-            c_k <= u_k;
-            c_bad <= !(u_mode == 2'd1 || u_mode == 2'd2) ||
-                     u_k < 5'd1 || u_k > 5'd24 || u_raw_len > MAX_CHUNK;
-            b <= 0;
-        end
-    end else if (drain_ok) begin
-        win <= 0;
-        occ <= 0;
-        state <= in_take && s_axis_tlast ? ST_IDLE : ST_DRAIN;
-    end else begin
-        win <= fill_ok && in_take ?
-               (win_after | ({{(WIN-C)*8{1'b0}}, in_data} << {occ_after, 3'd0})) :
-               win_after;
-        occ <= occ_after + (fill_ok && in_take ? {{(OCC_W-NB_W){1'b0}}, in_nb} : {OCC_W{1'b0}});
-        if (fill_ok && in_take)
-            has_end <= s_axis_tlast;
+    if (abort) begin
+        // replay from the segment whose header was not there yet
+        ch_ptr <= r_ptr;
+        is_have <= 1'b1;
+        is_wait <= 1'b0;
+        is_first <= r_first;
+        is_abs <= r_abs;
+        is_left <= r_left;
+        is_sparse <= r_sparse;
+        is_bad <= r_bad;
+        is_raw_len <= r_raw_len;
+        is_k <= r_k;
+    end else if (iss && !is_last) begin
+        is_wait <= 1'b1;
+        is_first <= 1'b0;
+        is_left <= is_left - 9'd8;
+    end else if ((iss || !is_have) && nx_ptr != cq_wp) begin
+        // the next chunk (the clock after its last segment, or when the
+        // writer starts it)
+        ch_ptr <= nx_ptr;
+        is_have <= 1'b1;
+        is_first <= 1'b1;
+        is_abs <= cq_start[nx_i];
+        // a chunk with bad parameters: one descriptor, no header read
+        is_left <= cq_bad[nx_i] ? 9'd0 : nx_n[11:3] + {8'd0, nx_n[2:0] != 3'd0};
+        is_sparse <= cq_sparse[nx_i];
+        is_bad <= cq_bad[nx_i];
+        is_raw_len <= nx_raw_len;
+        is_k <= cq_k[nx_i];
+    end else if (iss) begin
+        ch_ptr <= nx_ptr;
+        is_have <= 1'b0;
+    end
+    if (h_valid && !h_last) begin
+        is_abs <= h_abs + {{(PW-8){1'b0}}, h_sa} + {{(PW-8){1'b0}}, h_sb};
+        is_wait <= 1'b0;
     end
 
     if (rst) begin
-        state <= ST_IDLE;
-        win <= 0;
-        occ <= 0;
-        has_end <= 1'b0;
-        status_valid <= 1'b0;
-        status_error <= 1'b0;
+        r_valid <= 1'b0;
+        ch_ptr <= 0;
+        is_have <= 1'b0;
+        is_wait <= 1'b0;
     end
 end
 
-// ---- pipeline register: the step's groups and tail -------------------------------
+// G: the size of each present group's payload, in the order of the tag
+// words (the loop needs only their sum)
+wire [7:0]      g_mask = r_hdr[7:0];
+wire [3:0]      g_np = r_sg == 0 ? 4'd0 : r_sparse ? popcount8(g_mask) : r_sg;   // tag words
+wire [4:0]      g_hdr_len = r_sg == 0 ? 5'd0 : {g_np, 1'b0} + {4'd0, r_sparse};
+wire [HB*8-1:0] g_tags = r_sparse ? r_hdr >> 8 : r_hdr;     // tag words
+reg  [47:0]     g_gs;
+integer gj;
+always @* begin
+    for (gj = 0; gj < 8; gj = gj + 1)
+        g_gs[6*gj +: 6] = gj < g_np ? tw_bytes(g_tags[16*gj +: 16]) : 6'd0;
+end
 
-reg  [GPB*16-1:0]  p_tw = 0;
-reg  [GPB*256-1:0] p_pay = 0;
-reg  [4:0]         p_vals = 0;
-reg  [23:0]        p_tail = 0;
-reg  [6:0]         p_keep = 0;    // bytes in the beat
-reg                p_last = 1'b0;
-reg                p_err = 1'b0;
-reg  [4:0]         p_k = 0;
+reg             gg_valid = 1'b0;
+reg             gg_last = 1'b0;
+reg  [PW-1:0]   gg_abs = 0;
+reg  [4:0]      gg_hdr_len = 0;
+reg  [47:0]     gg_gs = 0;
 
-wire [WIN*8+255:0] win_ext = {256'd0, win};
-// bytes in the last beat: raw_len - b * W, at most W, so mod 128 will do
-wire [6:0]         b_bytes7 = GPB == 1 ? {b[1:0], 5'd0} : {b[0], 6'd0};
-wire [6:0]         beat_bytes = c_raw_len[6:0] - b_bytes7;
-
-integer pg;
 always @(posedge clk) begin
-    p_valid <= step_go;
-    if (step_go) begin
-        p_tw <= step_tw;
-        for (pg = 0; pg < GPB; pg = pg + 1)
-            p_pay[256*pg +: 256] <= win_ext[{step_off[8*pg +: 8], 3'd0} +: 256];
-        // the tail bytes, on the last beat only
-        p_tail <= win_ext[{tail_off, 3'd0} +: 24] &
-                  (last_beat ? ~(24'hffffff << {c_tail, 3'd0}) : 24'd0);
-        p_vals <= vals;
-        p_keep <= step_err ? 7'd0 :
-                  (last_beat ? beat_bytes : W[6:0]);
-        p_last <= last_beat || step_err;
-        p_err <= step_err;
-        p_k <= c_k;
+    gg_valid <= r_valid && r_avail;
+    gg_last <= r_last;
+    gg_abs <= r_abs;
+    gg_hdr_len <= g_hdr_len;
+    gg_gs <= g_gs;
+
+    h_valid <= gg_valid;
+    h_last <= gg_last;
+    h_abs <= gg_abs;
+    h_sa <= {3'd0, gg_hdr_len} + {2'd0, gg_gs[5:0]} + {2'd0, gg_gs[11:6]} +
+            {2'd0, gg_gs[17:12]} + {2'd0, gg_gs[23:18]};
+    h_sb <= {2'd0, gg_gs[29:24]} + {2'd0, gg_gs[35:30]} +
+            {2'd0, gg_gs[41:36]} + {2'd0, gg_gs[47:42]};
+    if (rst) begin
+        gg_valid <= 1'b0;
+        h_valid <= 1'b0;
+    end
+end
+
+// ---- header chaser: the descriptors -----------------------------------------------
+// S1-S6 turn each header read (that was not dropped) into a segment
+// descriptor: the tag word and payload offset of each group by index, the
+// payload's address, the bytes it needs, its format errors.
+
+// S1: the tag word of each group
+wire [7:0]      s_all = 8'hff >> (4'd8 - r_sg);
+wire [7:0]      s_present = r_sg == 0 ? 8'd0 : r_sparse ? g_mask : s_all;
+reg  [127:0]    s_tw;
+integer sj;
+always @* begin
+    for (sj = 0; sj < 8; sj = sj + 1)
+        s_tw[16*sj +: 16] = s_present[sj] ?
+            g_tags[{popcount8(s_present & ~(8'hff << sj)), 4'd0} +: 16] : 16'd0;
+end
+
+reg             s1_valid = 1'b0;
+reg  [127:0]    s1_tw = 0;
+reg  [7:0]      s1_present = 0;
+reg             s1_bad_mask = 1'b0;
+reg  [4:0]      s1_hdr_len = 0;
+reg  [CQ_W-1:0] s1_seq = 0;
+reg             s1_first = 1'b0, s1_last = 1'b0, s1_sparse = 1'b0, s1_bad = 1'b0;
+reg  [PW-1:0]   s1_abs = 0;
+reg  [3:0]      s1_sg = 0;
+reg  [13:0]     s1_raw_len = 0;
+reg  [4:0]      s1_k = 0;
+
+always @(posedge clk) begin
+    s1_valid <= r_valid && r_avail;
+    s1_tw <= s_tw;
+    s1_present <= s_present;
+    s1_bad_mask <= r_sparse && r_sg != 0 && (g_mask & ~s_all) != 8'd0;
+    s1_hdr_len <= g_hdr_len;
+    s1_seq <= r_ptr[CQ_W-1:0];
+    s1_first <= r_first;
+    s1_last <= r_last;
+    s1_sparse <= r_sparse;
+    s1_bad <= r_bad;
+    s1_abs <= r_abs;
+    s1_sg <= r_sg;
+    s1_raw_len <= r_raw_len;
+    s1_k <= r_k;
+    if (rst)
+        s1_valid <= 1'b0;
+end
+
+// S2: sizes, errors, the payload's address
+wire [2:0]      s1_nm8 = s1_raw_len[4:2];  // values in a short last group
+wire [15:0]     s1_last_tw = s1_tw[{s1_sg[2:0] - 3'd1, 4'd0} +: 16];
+reg  [47:0]     s1_size;
+reg             s1_zero;
+integer zj;
+always @* begin
+    s1_zero = 1'b0;
+    for (zj = 0; zj < 8; zj = zj + 1) begin
+        s1_size[6*zj +: 6] = tw_bytes(s1_tw[16*zj +: 16]);
+        if (s1_present[zj] && s1_tw[16*zj +: 16] == 16'd0)
+            s1_zero = 1'b1;
+    end
+end
+
+reg             s2_valid = 1'b0;
+reg  [127:0]    s2_tw = 0;
+reg  [47:0]     s2_size = 0;
+reg             s2_fmt = 1'b0;
+reg  [4:0]      s2_hdr_len = 0;
+reg  [PW-1:0]   s2_pay_abs = 0;
+reg  [CQ_W-1:0] s2_seq = 0;
+reg             s2_first = 1'b0, s2_last = 1'b0, s2_bad = 1'b0;
+reg  [3:0]      s2_sg = 0;
+reg  [13:0]     s2_raw_len = 0;
+reg  [4:0]      s2_k = 0;
+
+always @(posedge clk) begin
+    s2_valid <= s1_valid;
+    s2_tw <= s1_tw;
+    s2_size <= s1_size;
+    s2_fmt <= s1_bad_mask || (s1_sparse && s1_zero) ||
+              (s1_last && s1_sg != 0 && s1_nm8 != 3'd0 &&
+               (s1_last_tw >> {s1_nm8, 1'b0}) != 16'd0);
+    s2_hdr_len <= s1_hdr_len;
+    s2_pay_abs <= s1_abs + {{(PW-5){1'b0}}, s1_hdr_len};
+    s2_seq <= s1_seq;
+    s2_first <= s1_first;
+    s2_last <= s1_last;
+    s2_bad <= s1_bad;
+    s2_sg <= s1_sg;
+    s2_raw_len <= s1_raw_len;
+    s2_k <= s1_k;
+    if (rst)
+        s2_valid <= 1'b0;
+end
+
+// S3: pair sums; S4: the offsets (off[j]: group j's payload, off[8]: the end)
+reg             s3_valid = 1'b0;
+reg  [127:0]    s3_tw = 0;
+reg  [27:0]     s3_q = 0;              // 4 x 7 bits: groups 2i + 2i+1
+reg  [23:0]     s3_e = 0;              // 4 x 6 bits: groups 2i
+reg             s3_fmt = 1'b0;
+reg  [4:0]      s3_hdr_len = 0;
+reg  [PW-1:0]   s3_pay_abs = 0;
+reg  [CQ_W-1:0] s3_seq = 0;
+reg             s3_first = 1'b0, s3_last = 1'b0, s3_bad = 1'b0;
+reg  [3:0]      s3_sg = 0;
+reg  [13:0]     s3_raw_len = 0;
+reg  [4:0]      s3_k = 0;
+
+reg             s4_valid = 1'b0;
+reg  [127:0]    s4_tw = 0;
+reg  [71:0]     s4_off = 0;            // 8 x 9 bits: off[1..8]
+reg             s4_fmt = 1'b0;
+reg  [4:0]      s4_hdr_len = 0;
+reg  [PW-1:0]   s4_pay_abs = 0;
+reg  [CQ_W-1:0] s4_seq = 0;
+reg             s4_first = 1'b0, s4_last = 1'b0, s4_bad = 1'b0;
+reg  [3:0]      s4_sg = 0;
+reg  [13:0]     s4_raw_len = 0;
+reg  [4:0]      s4_k = 0;
+
+wire [8:0] q0 = {2'd0, s3_q[6:0]}, q1 = {2'd0, s3_q[13:7]},
+           q2 = {2'd0, s3_q[20:14]}, q3 = {2'd0, s3_q[27:21]};
+wire [8:0] e0 = {3'd0, s3_e[5:0]}, e1 = {3'd0, s3_e[11:6]},
+           e2 = {3'd0, s3_e[17:12]}, e3 = {3'd0, s3_e[23:18]};
+
+integer pj;
+always @(posedge clk) begin
+    s3_valid <= s2_valid;
+    s3_tw <= s2_tw;
+    for (pj = 0; pj < 4; pj = pj + 1) begin
+        s3_q[7*pj +: 7] <= {1'b0, s2_size[12*pj +: 6]} + {1'b0, s2_size[12*pj+6 +: 6]};
+        s3_e[6*pj +: 6] <= s2_size[12*pj +: 6];
+    end
+    s3_fmt <= s2_fmt;
+    s3_hdr_len <= s2_hdr_len;
+    s3_pay_abs <= s2_pay_abs;
+    s3_seq <= s2_seq;
+    s3_first <= s2_first;
+    s3_last <= s2_last;
+    s3_bad <= s2_bad;
+    s3_sg <= s2_sg;
+    s3_raw_len <= s2_raw_len;
+    s3_k <= s2_k;
+
+    s4_valid <= s3_valid;
+    s4_tw <= s3_tw;
+    s4_off <= {q0 + q1 + q2 + q3, q0 + q1 + q2 + e3, q0 + q1 + q2,
+               q0 + q1 + e2, q0 + q1, q0 + e1, q0, e0};
+    s4_fmt <= s3_fmt;
+    s4_hdr_len <= s3_hdr_len;
+    s4_pay_abs <= s3_pay_abs;
+    s4_seq <= s3_seq;
+    s4_first <= s3_first;
+    s4_last <= s3_last;
+    s4_bad <= s3_bad;
+    s4_sg <= s3_sg;
+    s4_raw_len <= s3_raw_len;
+    s4_k <= s3_k;
+    if (rst) begin
+        s3_valid <= 1'b0;
+        s4_valid <= 1'b0;
+    end
+end
+
+// S5: the segment's length, the bytes it needs, its raw beats
+wire [8:0]      s4_end = s4_off[71:63];
+wire [1:0]      s4_tail = s4_raw_len[1:0];
+wire [3:0]      s4_gbeats = GPB == 1 ? s4_sg : {1'b0, s4_sg[3:1]} + {3'd0, s4_sg[0]};
+// a last segment whose groups fill their beats puts its tail in one more
+wire            s4_extra = s4_last && s4_sg != 0 && s4_tail != 2'd0 &&
+                           s4_raw_len[WB-1:2] == 0;
+
+reg             s5_valid = 1'b0;
+reg  [127:0]    s5_tw = 0;
+reg  [71:0]     s5_off = 0;
+reg             s5_fmt = 1'b0;
+reg  [4:0]      s5_hdr_len = 0;
+reg  [9:0]      s5_len_t = 0;          // segment bytes (+ tail, if last)
+reg  [PW-1:0]   s5_pay_abs = 0;
+reg  [PW-1:0]   s5_need = 0;           // bytes below it are the segment's
+reg  [3:0]      s5_beats = 0;
+reg  [CQ_W-1:0] s5_seq = 0;
+reg             s5_first = 1'b0, s5_last = 1'b0, s5_bad = 1'b0;
+reg  [13:0]     s5_raw_len = 0;
+reg  [4:0]      s5_k = 0;
+
+always @(posedge clk) begin
+    s5_valid <= s4_valid;
+    s5_tw <= s4_tw;
+    s5_off <= s4_off;
+    s5_fmt <= s4_fmt;
+    s5_hdr_len <= s4_hdr_len;
+    s5_len_t <= {5'd0, s4_hdr_len} + {1'b0, s4_end} +
+                {8'd0, s4_last ? s4_tail : 2'd0};
+    s5_pay_abs <= s4_pay_abs;
+    s5_need <= s4_pay_abs + {{(PW-9){1'b0}}, s4_end} +
+               {{(PW-2){1'b0}}, s4_last ? s4_tail : 2'd0};
+    s5_beats <= s4_sg == 0 ? 4'd1 : s4_gbeats + {3'd0, s4_extra};
+    s5_seq <= s4_seq;
+    s5_first <= s4_first;
+    s5_last <= s4_last;
+    s5_bad <= s4_bad;
+    s5_raw_len <= s4_raw_len;
+    s5_k <= s4_k;
+    if (rst)
+        s5_valid <= 1'b0;
+end
+
+// S6: offsets within the body (rel_acc: the segment's start), the
+// descriptor, and the body length the chunk calls for
+reg  [13:0]     rel_acc = 0;
+wire [13:0]     s5_rel = s5_first ? 14'd0 : rel_acc;
+wire [13:0]     s5_e = s5_rel + {4'd0, s5_len_t};
+
+localparam DW = 128 + 72 + 2 * PW + 14 + 14 + 4 + CQ_W + 3 + 14 + 5;
+reg  [DW-1:0]   dq [0:DQ_N-1];
+reg  [DQ_W:0]   dq_wp = 0, dq_rp = 0;
+
+always @(posedge clk) begin
+    if (s5_valid) begin
+        rel_acc <= s5_e;
+        dq[dq_wp[DQ_W-1:0]] <= {s5_tw, s5_off, s5_pay_abs, s5_need,
+                                 s5_rel + {9'd0, s5_hdr_len},
+                                 s5_bad ? 14'd0 : s5_e, s5_beats, s5_seq,
+                                 s5_last, s5_bad, s5_fmt,
+                                 s5_raw_len, s5_k};
+        dq_wp <= dq_wp + 1'b1;
+        if (s5_last) begin
+            cq_e_known[s5_seq] <= 1'b1;
+            cq_e[s5_seq] <= s5_bad ? 14'd0 : s5_e;
+        end
     end
     if (rst)
-        p_valid <= 1'b0;
+        dq_wp <= 0;
 end
 
-// ---- unpack and dequantize into the output FIFO ----------------------------------
+// ---- extractor --------------------------------------------------------------------
 
-wire [LANES*32-1:0] lanes;
+// hd: the descriptor being extracted
+reg             hd_valid = 1'b0;
+reg  [127:0]    hd_tw = 0;
+reg  [71:0]     hd_off = 0;
+reg  [PW-1:0]   hd_pay_abs = 0;
+reg  [PW-1:0]   hd_need = 0;
+reg  [13:0]     hd_pay_rel = 0;
+reg  [13:0]     hd_e = 0;
+reg  [3:0]      hd_beats = 0;
+reg  [CQ_W-1:0] hd_seq = 0;
+reg             hd_last = 1'b0, hd_bad = 1'b0, hd_fmt = 1'b0;
+reg  [13:0]     hd_raw_len = 0;
+reg  [4:0]      hd_k = 0;
+reg  [3:0]      ea_eb = 0;             // its next raw beat
+
+// gate: a raw beat waiting for its bytes, its verdict, output room
+reg             gt_valid = 1'b0;
+reg  [AW-1:0]   gt_abs = 0;            // its groups' payload
+reg  [GPB*16-1:0] gt_tw = 0;
+reg  [WB:0]     gt_tail_off = 0;       // its tail, after the payloads
+reg  [1:0]      gt_tail_n = 0;
+reg  [WB:0]     gt_bytes = 0;          // raw bytes in the beat
+reg             gt_last = 1'b0;        // the chunk's last beat
+reg             gt_chk = 1'b0;         // the segment's first: check bytes
+reg             gt_av = 1'b0;          // its bytes are there
+reg             gt_end = 1'b0;         // its chunk's body has ended
+reg             gt_rel_ok = 1'b0;      // its segment's start can be released
+reg  [PW-1:0]   gt_need = 0;
+reg  [PW-1:0]   gt_pay_abs = 0;
+reg  [13:0]     gt_pay_rel = 0;
+reg  [13:0]     gt_e = 0;
+reg  [CQ_W-1:0] gt_seq = 0;
+reg             gt_seg_first = 1'b0, gt_bad = 1'b0, gt_fmt = 1'b0;
+reg             gt_acc = 1'b0;         // format errors of the chunk so far
+reg  [4:0]      gt_k = 0;
+
+reg  [OQ_W:0]   o_res = 0;             // output FIFO entries promised
+
+wire            gate_go = gt_valid && (!gt_chk || gt_av || gt_end) && (!gt_last || gt_end) &&
+                          o_res != OQ_N;
+wire            ea_adv = hd_valid && (!gt_valid || gate_go);
+wire            hd_done = ea_adv && ea_eb == hd_beats - 4'd1;
+wire            hd_load = (!hd_valid || hd_done) && dq_rp != dq_wp;
+wire            dq_pop = hd_load;
+
+// the beat's fields
+wire [3:0]      ea_g0 = GPB == 1 ? ea_eb : {ea_eb[2:0], 1'b0};
+wire [80:0]     ea_offs = {hd_off, 9'd0};           // off[0..8]
+wire [8:0]      ea_off = ea_offs[9*ea_g0 +: 9];
+wire [159:0]    ea_tws = {32'd0, hd_tw};
+wire            ea_last = hd_last && ea_eb == hd_beats - 4'd1;
+wire [WB-1:0]   ea_rl_mod = hd_raw_len[WB-1:0];
+wire [WB:0]     ea_bytes = !ea_last ? W[WB:0] :
+                           hd_raw_len == 0 ? {(WB+1){1'b0}} :
+                           ea_rl_mod == 0 ? W[WB:0] : {1'b0, ea_rl_mod};
+wire [WB:0]     ea_tail_off = hd_off[63 +: WB+1] - ea_off[WB:0];
+wire [AW-1:0]   ea_abs = hd_pay_abs[AW-1:0] + {{(AW-9){1'b0}}, ea_off};
+wire [PW-1:0]   nx_need = ea_adv ? hd_need : gt_need;
+wire [CQ_W-1:0] nx_seq = ea_adv ? hd_seq : gt_seq;
+wire [14:0]     gt_blen = cq_blen[gt_seq];
+
+always @(posedge clk) begin
+    if (hd_load) begin
+        {hd_tw, hd_off, hd_pay_abs, hd_need, hd_pay_rel, hd_e,
+         hd_beats, hd_seq, hd_last, hd_bad, hd_fmt, hd_raw_len,
+         hd_k} <= dq[dq_rp[DQ_W-1:0]];
+        dq_rp <= dq_rp + 1'b1;
+    end
+    if (hd_load)
+        hd_valid <= 1'b1;
+    else if (hd_done)
+        hd_valid <= 1'b0;
+    if (ea_adv)
+        ea_eb <= hd_done ? 4'd0 : ea_eb + 4'd1;
+
+    d_res <= d_res + {{DQ_W{1'b0}}, iss} - {{DQ_W{1'b0}}, abort} -
+             {{DQ_W{1'b0}}, dq_pop};
+
+    if (ea_adv) begin
+        gt_valid <= 1'b1;
+        gt_abs <= ea_abs;
+        gt_tw <= ea_tws[16*ea_g0 +: GPB*16];
+        gt_tail_off <= ea_tail_off;
+        gt_tail_n <= ea_last ? hd_raw_len[1:0] : 2'd0;
+        gt_bytes <= ea_bytes;
+        gt_last <= ea_last;
+        gt_chk <= ea_eb == 0 && !hd_bad;
+        gt_need <= hd_need;
+        gt_pay_abs <= hd_pay_abs;
+        gt_pay_rel <= hd_pay_rel;
+        gt_e <= hd_e;
+        gt_seq <= hd_seq;
+        gt_seg_first <= ea_eb == 0;
+        gt_bad <= hd_bad;
+        gt_fmt <= hd_fmt;
+        gt_k <= hd_k;
+    end else if (gate_go) begin
+        gt_valid <= 1'b0;
+    end
+    gt_av <= written(nx_need);
+    gt_end <= ended(nx_seq);
+    if (gate_go)
+        gt_acc <= gt_last ? 1'b0 : gt_acc | gt_fmt;
+
+    if (rst) begin
+        hd_valid <= 1'b0;
+        dq_rp <= 0;
+        ea_eb <= 0;
+        d_res <= 0;
+        gt_valid <= 1'b0;
+        gt_acc <= 1'b0;
+    end
+end
+
+// ---- extractor: read, align, unpack, dequantize --------------------------------------
+
+// P1: the bytes
+wire [RW-1:0]   x_row = gt_abs[AW-1:LC];
+wire [RW-1:0]   x_row1 = x_row + 1'b1;
+wire [2*C*8-1:0] x_pair = {bufv[{x_row1, {LC{1'b0}}, 3'd0} +: C*8],
+                           bufv[{x_row, {LC{1'b0}}, 3'd0} +: C*8]};
+wire [XB*8-1:0] x_rd = x_pair[{1'b0, gt_abs[LC-1:0], 3'd0} +: XB*8];
+
+reg             p1_valid = 1'b0;
+reg  [XB*8-1:0] p1_win = 0;
+reg  [GPB*16-1:0] p1_tw = 0;
+reg  [WB:0]     p1_tail_off = 0;
+reg  [1:0]      p1_tail_n = 0;
+reg  [WB:0]     p1_bytes = 0;
+reg             p1_last = 1'b0, p1_err = 1'b0;
+reg             p1_rel = 1'b0;         // release the segment's start
+reg  [PW-1:0]   p1_pay_abs = 0;
+reg  [4:0]      p1_k = 0;
+
+always @(posedge clk) begin
+    p1_valid <= gate_go;
+    p1_win <= x_rd;
+    p1_tw <= gt_tw;
+    p1_tail_off <= gt_tail_off;
+    p1_tail_n <= gt_tail_n;
+    p1_bytes <= gt_bytes;
+    p1_last <= gt_last;
+    // the verdict: parameters, format, and the body's length
+    p1_err <= gt_last && (gt_bad || gt_acc || gt_fmt ||
+                          gt_blen != {1'b0, gt_e});
+    p1_rel <= gt_seg_first && gt_rel_ok && !gt_bad;
+    p1_pay_abs <= gt_pay_abs;
+    p1_k <= gt_k;
+    if (rst)
+        p1_valid <= 1'b0;
+end
+
+// the segment's start may be released unless the body ended before it (a
+// truncated body: the addresses past its end are not the body's)
+always @(posedge clk)
+    gt_rel_ok <= !(ended(nx_seq) &&
+                   (ea_adv ? hd_pay_rel : gt_pay_rel) > cq_blen[nx_seq][13:0]) &&
+                 !cq_blen[nx_seq][14];
+
+// release what the extractor has read, and the queue entry of a chunk it
+// has finished
+wire [CQ_W:0]   rp_next = cq_rp + 1'b1;
+always @(posedge clk) begin
+    if (p1_valid && p1_last) begin
+        rel_ptr <= rp_next != cq_wp ? cq_start[rp_next[CQ_W-1:0]] : wr_ptr;
+        cq_rp <= rp_next;
+    end else if (p1_valid && p1_rel) begin
+        rel_ptr <= p1_pay_abs;
+    end
+    if (rst) begin
+        rel_ptr <= 0;
+        cq_rp <= 0;
+    end
+end
+
+// P2: each group's payload and the tail
+wire [23:0]     p1_tail_bytes = p1_win[{p1_tail_off, 3'd0} +: 24] &
+                                ~(24'hffffff << {p1_tail_n, 3'd0});
+
+reg             p2_valid = 1'b0;
+reg  [GPB*256-1:0] p2_pay = 0;
+reg  [GPB*16-1:0] p2_tw = 0;
+reg  [23:0]     p2_tail = 0;
+reg  [WB:0]     p2_bytes = 0;
+reg             p2_last = 1'b0, p2_err = 1'b0;
+reg  [4:0]      p2_k = 0;
+
+always @(posedge clk) begin
+    p2_valid <= p1_valid;
+    p2_pay[255:0] <= p1_win[255:0];
+    p2_tw <= p1_tw;
+    p2_tail <= p1_tail_bytes;
+    p2_bytes <= p1_bytes;
+    p2_last <= p1_last;
+    p2_err <= p1_err;
+    p2_k <= p1_k;
+    if (rst)
+        p2_valid <= 1'b0;
+end
+
+// the second group's payload follows the first's (16 lanes)
+generate
+    if (GPB == 2) begin : pay1
+        always @(posedge clk)
+            p2_pay[511:256] <= p1_win[{1'b0, tw_bytes(p1_tw[15:0]), 3'd0} +: 256];
+    end
+endgenerate
+
+// P3: unpacked; P4: dequantized; P5: into the output FIFO
+reg             p3_valid = 1'b0, p4_valid = 1'b0;
+reg  [LANES*32-1:0] p3_words = 0, p4_lanes = 0;
+reg  [GPB*16-1:0] p3_tw = 0;
+reg  [23:0]     p3_tail = 0, p4_tail = 0;
+reg  [WB:0]     p3_bytes = 0, p4_bytes = 0;
+reg             p3_last = 1'b0, p3_err = 1'b0, p4_last = 1'b0, p4_err = 1'b0;
+reg  [4:0]      p3_k = 0;
+
+wire [LANES*32-1:0] words, lanes;
 
 genvar g, l;
 generate
     for (g = 0; g < GPB; g = g + 1) begin : grp
-        wire [255:0] words;
         inc_group_unpack unpack (
-            .tw(p_tw[16*g +: 16]),
-            .payload(p_pay[256*g +: 256]),
-            .words(words)
+            .tw(p2_tw[16*g +: 16]),
+            .payload(p2_pay[256*g +: 256]),
+            .words(words[256*g +: 256])
         );
         for (l = 0; l < 8; l = l + 1) begin : lane
-            wire [31:0] v;
             inc_dequant dq (
-                .tag(p_tw[16*g + 2*l +: 2]),
-                .payload(words[32*l +: 32]),
-                .k(p_k),
-                .value(v)
+                .tag(p3_tw[16*g + 2*l +: 2]),
+                .payload(p3_words[32*(8*g + l) +: 32]),
+                .k(p3_k),
+                .value(lanes[32*(8*g + l) +: 32])
             );
-            assign lanes[32*(8*g + l) +: 32] = p_vals > (8*g + l) ? v : 32'd0;
         end
     end
 endgenerate
 
-// the tail bytes follow the last value (there is none when the beat is full)
-wire [LANES*32-1:0]  beat_data = lanes |
-                                 ({{(LANES*32-24){1'b0}}, p_tail} << {p_vals, 5'd0});
-wire [W-1:0]         beat_keep = ~({W{1'b1}} << p_keep);
+always @(posedge clk) begin
+    p3_valid <= p2_valid;
+    p3_words <= words;
+    p3_tw <= p2_tw;
+    p3_tail <= p2_tail;
+    p3_bytes <= p2_bytes;
+    p3_last <= p2_last;
+    p3_err <= p2_err;
+    p3_k <= p2_k;
 
-reg [LANES*32-1:0] f_data [0:3];
-reg [W-1:0]        f_keep [0:3];
-reg                f_last [0:3];
-reg                f_err [0:3];
-reg [1:0]          f_wp = 0, f_rp = 0;
+    p4_valid <= p3_valid;
+    p4_lanes <= lanes;
+    p4_tail <= p3_tail;
+    p4_bytes <= p3_bytes;
+    p4_last <= p3_last;
+    p4_err <= p3_err;
+    if (rst) begin
+        p3_valid <= 1'b0;
+        p4_valid <= 1'b0;
+    end
+end
+
+// values in the beat; the tail bytes follow the last (there is none when
+// the beat is full)
+wire [WB-3:0]   p4_vals = p4_bytes[WB-1:2];
+wire            p4_full = p4_bytes[WB];   // W bytes
+reg  [LANES*32-1:0] p4_data;
+integer vl;
+always @* begin
+    for (vl = 0; vl < LANES; vl = vl + 1)
+        p4_data[32*vl +: 32] = p4_full || vl[WB-3:0] < p4_vals ? p4_lanes[32*vl +: 32] : 32'd0;
+    p4_data = p4_data | ({{(LANES*32-24){1'b0}}, p4_tail} << {p4_vals, 5'd0});
+end
+wire [W-1:0]    p4_keep = ~({W{1'b1}} << p4_bytes);
+
+reg  [LANES*32-1:0] f_data [0:OQ_N-1];
+reg  [W-1:0]    f_keep [0:OQ_N-1];
+reg             f_last [0:OQ_N-1];
+reg             f_err [0:OQ_N-1];
+reg  [OQ_W-1:0] f_wp = 0, f_rp = 0;
+reg  [OQ_W:0]   f_cnt = 0;
 
 wire pop = m_axis_tvalid && m_axis_tready;
 
-assign m_axis_tvalid = f_cnt != 3'd0;
+assign m_axis_tvalid = f_cnt != 0;
 assign m_axis_tdata = f_data[f_rp];
 assign m_axis_tkeep = f_keep[f_rp];
 assign m_axis_tlast = f_last[f_rp];
 assign m_axis_tuser = f_err[f_rp];
 
 always @(posedge clk) begin
-    if (p_valid) begin
-        f_data[f_wp] <= p_err ? {LANES*32{1'b0}} : beat_data;
-        f_keep[f_wp] <= beat_keep;
-        f_last[f_wp] <= p_last;
-        f_err[f_wp] <= p_err;
-        f_wp <= f_wp + 2'd1;
+    if (p4_valid) begin
+        f_data[f_wp] <= p4_err ? {LANES*32{1'b0}} : p4_data;
+        f_keep[f_wp] <= p4_err ? {W{1'b0}} : p4_keep;
+        f_last[f_wp] <= p4_last;
+        f_err[f_wp] <= p4_err;
+        f_wp <= f_wp + 1'b1;
     end
     if (pop)
-        f_rp <= f_rp + 2'd1;
-    f_cnt <= f_cnt + {2'd0, p_valid} - {2'd0, pop};
+        f_rp <= f_rp + 1'b1;
+    f_cnt <= f_cnt + {{OQ_W{1'b0}}, p4_valid} - {{OQ_W{1'b0}}, pop};
+    o_res <= o_res + {{OQ_W{1'b0}}, gate_go} - {{OQ_W{1'b0}}, pop};
+    status_valid <= p4_valid && p4_last;
+    status_error <= p4_valid && p4_last && p4_err;
     if (rst) begin
         f_wp <= 0;
         f_rp <= 0;
         f_cnt <= 0;
+        o_res <= 0;
+        status_valid <= 1'b0;
+        status_error <= 1'b0;
     end
 end
 
