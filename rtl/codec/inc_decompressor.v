@@ -209,7 +209,7 @@ reg  [CQ_W:0]   cq_rp = 0;             // oldest entry (the extractor's)
 
 // ---- I1: the writer ---------------------------------------------------------------
 
-reg  [BUF*8-1:0] bufv = 0;             // the body buffer, a byte ring
+reg  [C*8-1:0]  bufm [0:BUF_ROWS-1];  // the body buffer, a byte ring
 reg  [PW-1:0]   wr_ptr = 0;            // next byte written
 reg  [PW-1:0]   rel_ptr = 0;           // oldest byte still needed
 reg  [CQ_W-1:0] w_seq = 0;             // the writer's current chunk
@@ -234,21 +234,23 @@ wire [13:0]     u_raw_len = i0_user[20:7];
 wire [1:0]      u_mode = i0_user[6:5];
 wire [4:0]      u_k = i0_user[4:0];
 
-genvar gr, gb;
+// the beat's bytes land in two rows, under a byte mask
+wire [2*C*8-1:0] w_bits;
+genvar gb;
 generate
-    for (gr = 0; gr < BUF_ROWS; gr = gr + 1) begin : brow
-        wire sel_lo = w_en && w_row == gr;
-        wire sel_hi = w_en && w_row1 == gr;
-        wire [C-1:0]   bmask = sel_lo ? w_msk[C-1:0] : sel_hi ? w_msk[2*C-1:C] : {C{1'b0}};
-        wire [C*8-1:0] bdata = sel_lo ? w_wide[C*8-1:0] : w_wide[2*C*8-1:C*8];
-        wire [C*8-1:0] bits;
-        for (gb = 0; gb < C; gb = gb + 1) begin : byte_mask
-            assign bits[8*gb +: 8] = {8{bmask[gb]}};
-        end
-        always @(posedge clk)
-            bufv[C*8*gr +: C*8] <= (bufv[C*8*gr +: C*8] & ~bits) | (bdata & bits);
+    for (gb = 0; gb < 2 * C; gb = gb + 1) begin : byte_mask
+        assign w_bits[8*gb +: 8] = {8{w_msk[gb]}};
     end
 endgenerate
+
+always @(posedge clk) begin
+    if (w_en) begin
+        bufm[w_row] <= (bufm[w_row] & ~w_bits[C*8-1:0]) |
+                       (w_wide[C*8-1:0] & w_bits[C*8-1:0]);
+        bufm[w_row1] <= (bufm[w_row1] & ~w_bits[2*C*8-1:C*8]) |
+                        (w_wide[2*C*8-1:C*8] & w_bits[2*C*8-1:C*8]);
+    end
+end
 
 always @(posedge clk) begin
     if (w_en)
@@ -343,8 +345,7 @@ wire            is_last = is_left <= 9'd8;
 
 wire [RW-1:0]   h_row = is_abs[AW-1:LC];
 wire [RW-1:0]   h_row1 = h_row + 1'b1;
-wire [2*C*8-1:0] h_pair = {bufv[{h_row1, {LC{1'b0}}, 3'd0} +: C*8],
-                           bufv[{h_row, {LC{1'b0}}, 3'd0} +: C*8]};
+wire [2*C*8-1:0] h_pair = {bufm[h_row1], bufm[h_row]};
 wire [HB*8-1:0] h_rd = h_pair[{1'b0, is_abs[LC-1:0], 3'd0} +: HB*8];
 wire            h_avail = is_bad || is_left == 0 || ended(ch_ptr[CQ_W-1:0]) ||
                           written(is_abs + HB[PW-1:0]);
@@ -821,8 +822,7 @@ end
 // P1: the bytes
 wire [RW-1:0]   x_row = gt_abs[AW-1:LC];
 wire [RW-1:0]   x_row1 = x_row + 1'b1;
-wire [2*C*8-1:0] x_pair = {bufv[{x_row1, {LC{1'b0}}, 3'd0} +: C*8],
-                           bufv[{x_row, {LC{1'b0}}, 3'd0} +: C*8]};
+wire [2*C*8-1:0] x_pair = {bufm[x_row1], bufm[x_row]};
 wire [XB*8-1:0] x_rd = x_pair[{1'b0, gt_abs[LC-1:0], 3'd0} +: XB*8];
 
 reg             p1_valid = 1'b0;
