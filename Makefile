@@ -240,7 +240,7 @@ bench-rtl: deps
 
 # ---- incgrad: gradient transfer tool (userspace/incgrad/, PROTOCOL.md) ----
 INCGRAD_SRCS := $(addprefix userspace/incgrad/, main.c client.c server.c \
-	proto.c net.c verify.c report.c util.c)
+	proto.c net.c verify.c report.c util.c drops.c)
 INCGRAD_OBJS := $(INCGRAD_SRCS:%.c=$(O)/%.o)
 $(INCGRAD_OBJS): XFLAGS := -Iinclude/uapi -Iuserspace/common
 $(BUILD)/bin/incgrad: $(INCGRAD_OBJS) $(O)/userspace/tools/toolutil.o $(LIBCODEC)

@@ -107,13 +107,13 @@ xfer() {
 # fields every client and server JSON object has (PROTOCOL.md)
 CKEYS='role result reason server port proto family file file_bytes file_crc
 mark marked k mode msg_bytes repeat messages datagrams dropped_on_purpose
-payload_bytes bytes_written seconds throughput_mbps server_result
+host_tx_drops payload_bytes bytes_written seconds throughput_mbps server_result
 server_verified server_crc_match server_within_bound server_payload_bytes
-server_messages server_lost server_not_exact server_max_abs_err
-server_seconds server_throughput_mbps'
+server_messages server_lost server_host_drops server_not_exact
+server_max_abs_err server_seconds server_throughput_mbps'
 SKEYS='role result reason peer proto family session marked emulated k mode
 bound file_bytes file_crc msg_bytes repeat messages_expected
-messages_received messages_lost duplicates reordered datagrams_bad
+messages_received messages_lost duplicates reordered host_rx_drops datagrams_bad
 datagrams_foreign payload_bytes bytes_received seconds throughput_mbps
 rounds_crc_ok rounds_crc_bad rounds_incomplete crc_match messages_not_exact
 verified verify_file values_compared values_not_exact values_over_bound
@@ -132,7 +132,9 @@ clean() {	# clean NAME FILE-BYTES
 			j['bytes_written'] > j['payload_bytes'] and
 			j['server_payload_bytes'] == j['payload_bytes'] and
 			j['server_lost'] == 0 and j['throughput_mbps'] > 0 and
-			j['seconds'] > 0" &&
+			j['seconds'] > 0 and
+			(j['proto'] == 'udp') == (j['host_tx_drops'] is not None) and
+			(j['proto'] == 'udp') == (j['server_host_drops'] is not None)" &&
 		j "$s" "j['result'] == 'pass' and j['reason'] is None and
 			j['messages_received'] == j['messages_expected'] > 0 and
 			j['messages_lost'] == 0 and j['payload_bytes'] == $2 * j['repeat'] and
@@ -265,9 +267,11 @@ xfer drop "--udp --verify $G" 127.0.0.1 "$G" --udp --no-mark --test-drop 7
 		0 < j['messages_lost'] == j['messages_expected'] - j['messages_received'] and
 		j['rounds_incomplete'] == 1 and not j['crc_match']" &&
 	j "$T/drop-c.json" "j['result'] == 'fail' and j['dropped_on_purpose'] > 0 and
-		j['server_lost'] > 0 and j['payload_bytes'] < $GB"
+		j['server_lost'] > 0 and j['payload_bytes'] < $GB and
+		type(j['server_host_drops']) is int and type(j['host_tx_drops']) is int" &&
+	j "$T/drop-s.json" "type(j['host_rx_drops']) is int"
 r=$?
-ok $r "udp --test-drop 7: lost datagrams fail the transfer (exit 1 both sides), counts consistent"
+ok $r "udp --test-drop 7: lost datagrams fail the transfer (exit 1 both sides), counts consistent, host drop counters reported"
 [ $r -eq 0 ] || diag "$T/drop-s.json" "$T/drop-c.json"
 
 xfer droploss "--udp --allow-loss" 127.0.0.1 "$G" --udp --no-mark --test-drop 4

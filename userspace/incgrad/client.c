@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "inc_mark_socket.h"
+#include "drops.h"
 #include "inccodec.h"
 #include "incgrad.h"
 #include "net.h"
@@ -42,6 +43,8 @@ struct client {
 	uint64_t bytes_written, payload_written, dropped, dgrams;
 	uint64_t dgram_bytes;	/* UDP: what pacing counts */
 	double t0, t1;
+	int drops_ok;		/* UDP: host_drops counted from drops0 */
+	uint64_t drops0, drops;
 	struct ig_result res;
 	int have_res;
 	char err[256];
@@ -449,6 +452,10 @@ static void report(const struct client *c, const char *result)
 		ig_json_u64(&j, "messages", c->total);
 		ig_json_u64(&j, "datagrams", c->dgrams);
 		ig_json_u64(&j, "dropped_on_purpose", c->dropped);
+		if (c->drops_ok)
+			ig_json_u64(&j, "host_tx_drops", c->drops);
+		else
+			ig_json_str(&j, "host_tx_drops", NULL);
 		ig_json_u64(&j, "payload_bytes", c->payload_written);
 		ig_json_u64(&j, "bytes_written", c->bytes_written);
 		ig_json_dbl(&j, "seconds", secs);
@@ -468,6 +475,11 @@ static void report(const struct client *c, const char *result)
 				    r->payload_bytes);
 			ig_json_u64(&j, "server_messages", r->messages);
 			ig_json_u64(&j, "server_lost", r->lost);
+			if (r->flags & IG_RF_DROPS)
+				ig_json_u64(&j, "server_host_drops",
+					    r->host_drops);
+			else
+				ig_json_str(&j, "server_host_drops", NULL);
 			ig_json_u64(&j, "server_not_exact", r->not_exact);
 			ig_json_dbl(&j, "server_max_abs_err", r->max_abs_err);
 			ig_json_dbl(&j, "server_seconds", rx_s);
@@ -478,7 +490,7 @@ static void report(const struct client *c, const char *result)
 				"server_verified", "server_crc_match",
 				"server_within_bound", "server_payload_bytes",
 				"server_messages", "server_lost",
-				"server_not_exact", "server_max_abs_err",
+				"server_host_drops", "server_not_exact", "server_max_abs_err",
 				"server_seconds", "server_throughput_mbps",
 			};
 			size_t i;
@@ -525,6 +537,12 @@ static void report(const struct client *c, const char *result)
 	       (unsigned long long)r->payload_bytes,
 	       (unsigned long long)r->messages, (unsigned long long)r->lost,
 	       rx_s, ig_mbps(r->payload_bytes, rx_s));
+	if (r->lost && (r->flags & IG_RF_DROPS || c->drops_ok))
+		ig_row(stdout, "drops counted", "%s%llu on the server's host, "
+		       "%s%llu sent here (NIC, socket and queue counters)",
+		       r->flags & IG_RF_DROPS ? "" : "? ",
+		       (unsigned long long)r->host_drops,
+		       c->drops_ok ? "" : "? ", (unsigned long long)c->drops);
 	if (r->flags & IG_RF_VERIFIED)
 		ig_row(stdout, "server check", "against the original: %llu "
 		       "values not bit-exact, max error %g, bound %s",
@@ -597,12 +615,17 @@ int ig_client(const struct ig_client_opts *o)
 	}
 	if (handshake(&c))
 		goto report;
+	c.drops_ok = o->udp && !ig_host_drops(0, &c.drops0);
 	c.t0 = ig_now();
 	if (o->udp ? send_udp(&c) : send_tcp(&c))
 		goto report;
 	c.t1 = ig_now();
 	if (finish(&c))
 		goto report;
+	if (c.drops_ok && !ig_host_drops(0, &c.drops))
+		c.drops = c.drops >= c.drops0 ? c.drops - c.drops0 : 0;
+	else
+		c.drops_ok = 0;
 	rc = c.res.verdict == IG_PASS ? IG_EXIT_OK :
 	     c.res.verdict == IG_FAIL ? IG_EXIT_FAIL : IG_EXIT_ERROR;
 report:

@@ -242,6 +242,7 @@ void ig_result_pack(const struct ig_result *r, uint8_t out[IG_RESULT_LEN])
 	put64(out + 40, r->not_exact);
 	put64(out + 48, d);
 	put64(out + 56, r->rx_nsec);
+	put32(out + 64, r->host_drops);
 	seal(out, IG_RESULT_LEN);
 }
 
@@ -262,6 +263,7 @@ int ig_result_parse(const uint8_t in[IG_RESULT_LEN], struct ig_result *r)
 	d = get64(in + 48);
 	memcpy(&r->max_abs_err, &d, 8);
 	r->rx_nsec = get64(in + 56);
+	r->host_drops = get32(in + 64);
 	return 0;
 }
 

@@ -74,6 +74,7 @@ const char *ig_reason_str(unsigned int r);
 #define IG_RF_VERIFIED		0x1	/* compared with the original */
 #define IG_RF_CRC_OK		0x2	/* every round complete, CRC-32C equal */
 #define IG_RF_WITHIN_BOUND	0x4
+#define IG_RF_DROPS		0x8	/* host_drops was counted */
 
 struct ig_hello {
 	uint16_t version;
@@ -117,6 +118,7 @@ struct ig_result {
 	uint64_t not_exact;	/* values (verified) or messages */
 	double max_abs_err;
 	uint64_t rx_nsec;
+	uint32_t host_drops;	/* dropped on the server's host (UDP) */
 };
 
 struct ig_udp_hdr {	/* UDP header datagram */

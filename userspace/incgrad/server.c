@@ -17,6 +17,7 @@
 #include <sys/random.h>
 #include <unistd.h>
 
+#include "drops.h"
 #include "inccodec.h"
 #include "incgrad.h"
 #include "net.h"
@@ -59,6 +60,8 @@ struct sess {
 	uint64_t rounds_ok, rounds_bad, rounds_incomplete;
 	struct ig_vstats vs;
 	double t_start, t_last;
+	int drops_ok;		/* UDP: host drops counted from drops0 */
+	uint64_t drops0, drops;
 	int verdict, reason;
 	char err[256];
 };
@@ -535,6 +538,8 @@ static void send_result(struct sess *s)
 		.not_exact = s->orig ? s->vs.not_exact : s->msgs_not_exact,
 		.max_abs_err = s->vs.max_abs_err,
 		.rx_nsec = (uint64_t)((s->t_last - s->t_start) * 1e9),
+		.host_drops = s->drops > UINT32_MAX ? UINT32_MAX :
+			      (uint32_t)s->drops,
 	};
 	uint8_t b[IG_RESULT_LEN];
 
@@ -544,10 +549,37 @@ static void send_result(struct sess *s)
 		r.flags |= IG_RF_CRC_OK;
 	if (s->orig && ig_within_bound(&s->vs))
 		r.flags |= IG_RF_WITHIN_BOUND;
+	if (s->drops_ok)
+		r.flags |= IG_RF_DROPS;
 	ig_result_pack(&r, b);
 	if (ig_write_full(s->cfd, b, sizeof(b)))
 		fprintf(stderr, "incgrad: server: %s: sending the result: %s\n",
 			s->peer, strerror(errno));
+}
+
+/*
+ * UDP: how many packets this host dropped while the session ran. When
+ * datagrams were lost, wait up to 2.5 s for the counters to catch up (a
+ * driver may read its NIC's drop counters once a second, as inceptionn's
+ * does), so that loss a counter explains is seen as explained.
+ */
+static void count_drops(struct sess *s)
+{
+	uint64_t lost = s->total - s->msgs_rx, now;
+	double until = ig_now() + 2.5;
+
+	if (!s->drops_ok)
+		return;
+	for (;;) {
+		if (ig_host_drops(1, &now)) {
+			s->drops_ok = 0;
+			return;
+		}
+		s->drops = now >= s->drops0 ? now - s->drops0 : 0;
+		if (s->drops >= lost || ig_now() >= until)
+			return;
+		ig_sleep_until(ig_now() + 0.1);
+	}
 }
 
 static const char *verdict_str(int v)
@@ -600,6 +632,10 @@ static void report(const struct sess *s)
 		ig_json_u64(&j, "messages_lost", lost);
 		ig_json_u64(&j, "duplicates", s->dups);
 		ig_json_u64(&j, "reordered", s->reordered);
+		if (s->drops_ok)
+			ig_json_u64(&j, "host_rx_drops", s->drops);
+		else
+			ig_json_str(&j, "host_rx_drops", NULL);
 		ig_json_u64(&j, "datagrams_bad", s->bad_dgrams);
 		ig_json_u64(&j, "datagrams_foreign", s->foreign);
 		ig_json_u64(&j, "payload_bytes", s->payload_rx);
@@ -648,6 +684,10 @@ static void report(const struct sess *s)
 	       (unsigned long long)s->msgs_rx, (unsigned long long)s->total,
 	       (unsigned long long)lost, (unsigned long long)s->dups,
 	       (unsigned long long)s->reordered);
+	if (lost && s->drops_ok)
+		ig_row(stdout, "host drops", "%llu packets dropped on this "
+		       "host meanwhile (NIC, socket buffer)",
+		       (unsigned long long)s->drops);
 	if (s->bad_dgrams || s->foreign)
 		ig_row(stdout, "ignored", "%llu corrupt and %llu foreign "
 		       "datagrams", (unsigned long long)s->bad_dgrams,
@@ -700,9 +740,12 @@ static int session(const struct ig_server_opts *o, const struct orig *orig,
 	s.family = ig_family_str(peer);
 	if (!hello(&s)) {
 		s.t_start = s.t_last = ig_now();
+		s.drops_ok = s.h.flags & IG_F_UDP &&
+			     !ig_host_drops(1, &s.drops0);
 		if (!(s.h.flags & IG_F_UDP ? udp_loop(&s, dbuf, dcap) :
 		      tcp_loop(&s))) {
 			round_close(&s);
+			count_drops(&s);
 			judge(&s);
 			send_result(&s);
 			if (o->save && s.round_got == s.per_round)

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The packets this host counted as dropped, so that a UDP transfer can tell
+ * loss that a counter explains (a receive ring without buffers, a full
+ * socket buffer, a full transmit queue) from loss that nothing accounts for.
+ */
+#ifndef INCGRAD_DROPS_H
+#define INCGRAD_DROPS_H
+
+#include <stdint.h>
+
+/*
+ * Receive side: the "drop" column of /proc/net/dev over every interface
+ * (a driver's rx_dropped, which for inceptionn includes the NIC's drops),
+ * plus Udp InErrors (/proc/net/snmp) and Udp6InErrors (/proc/net/snmp6),
+ * which count full socket buffers and bad checksums.
+ * Transmit side: the transmit "drop" column plus Udp SndbufErrors and
+ * Udp6SndbufErrors (a datagram the queueing discipline dropped).
+ * Files that are missing (no IPv6) count 0. 0, or -1 when /proc/net/dev
+ * cannot be read.
+ */
+int ig_host_drops(int rx, uint64_t *drops);
+
+#endif
