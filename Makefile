@@ -45,7 +45,7 @@ BINS  := $(TOOLS:%=$(BUILD)/bin/%) $(BENCH:%=$(BUILD)/bin/%)
 TBINS := $(TESTS:%=$(BUILD)/tests/%)
 
 .PHONY: module
-.PHONY: all deps check demo demo-codec bench-codec bench-rtl bench-incsim bench-inccl bench-inccl-sim synth-report \
+.PHONY: all deps check demo demo-codec bench-codec bench-rtl bench-incsim bench-inccl bench-inccl-sim synth-report synth-check \
 	train-eval bench-train demo-train bench-driver lint formal timing-report \
 	clean asan fuzz rtl-models
 # keep objects that pattern rules chain through
@@ -203,6 +203,17 @@ rtl-models: $(BUILD)/bin/incsim $(BUILD)/bin/bench-incsim $(BUILD)/tests/test_en
 synth-report: deps
 	$(Q)rtl/scripts/synth_report.sh
 
+# make synth-check: the generic yosys synthesis (techmap, abc) of the engines
+# at 8 and 16 lanes and of the NIC top, asserting no latch and no
+# combinational loop at gate level (TAP; about 20 CPU minutes for inc_nic,
+# 5 GB). make check runs the quick form (rtl/scripts/synth.sh TOP LANES elab).
+synth-check: deps
+	$(Q)export SYNTH_BUILD=$(BUILD)/rtl-synth; rc=0; \
+	for c in inc_compressor:8 inc_compressor:16 inc_decompressor:8 \
+		inc_decompressor:16 inc_nic:-; do set -- $$(echo "$$c" | tr : ' '); \
+		rtl/scripts/synth.sh $$1 $$2 check || rc=1; done; \
+	exit $$rc
+
 # make timing-report: the longest register-to-register path of the engines
 # (8 and 16 lanes), the NIC top and its nic_rx and nic_tx blocks in LUT6
 # levels, against rtl/timing-budget (yosys abc -lut 6 + ltp; docs/rtl.md
@@ -359,7 +370,7 @@ deps:
 	$(Q)scripts/install-deps.sh codec rtl vm torch
 
 check: deps
-	$(Q)$(MAKE) --no-print-directory all asan fuzz
+	$(Q)$(MAKE) --no-print-directory -j$$(nproc) all asan fuzz
 	$(Q)tests/run-tests.sh
 
 # make demo: a simulated cluster (scripts/demo.sh, docs/demo.md). Options
