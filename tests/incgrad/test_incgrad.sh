@@ -107,7 +107,7 @@ xfer() {
 # fields every client and server JSON object has (PROTOCOL.md)
 CKEYS='role result reason server port proto family file file_bytes file_crc
 mark marked k mode msg_bytes repeat messages datagrams dropped_on_purpose
-host_tx_drops payload_bytes bytes_written seconds throughput_mbps server_result
+host_tx_drops host_neigh_failed payload_bytes bytes_written seconds throughput_mbps server_result
 server_verified server_crc_match server_within_bound server_payload_bytes
 server_messages server_lost server_host_drops server_not_exact
 server_max_abs_err server_seconds server_throughput_mbps'
@@ -268,7 +268,8 @@ xfer drop "--udp --verify $G" 127.0.0.1 "$G" --udp --no-mark --test-drop 7
 		j['rounds_incomplete'] == 1 and not j['crc_match']" &&
 	j "$T/drop-c.json" "j['result'] == 'fail' and j['dropped_on_purpose'] > 0 and
 		j['server_lost'] > 0 and j['payload_bytes'] < $GB and
-		type(j['server_host_drops']) is int and type(j['host_tx_drops']) is int" &&
+		type(j['server_host_drops']) is int and type(j['host_tx_drops']) is int and
+		type(j['host_neigh_failed']) is int" &&
 	j "$T/drop-s.json" "type(j['host_rx_drops']) is int"
 r=$?
 ok $r "udp --test-drop 7: lost datagrams fail the transfer (exit 1 both sides), counts consistent, host drop counters reported"
@@ -288,6 +289,23 @@ xfer droph "--udp --verify $G" 127.0.0.1 "$G" --udp --no-mark --test-drop 3
 r=$?
 ok $r "udp --test-drop 3 (headers too): payloads without their header are discarded, not placed; fail"
 [ $r -eq 0 ] || diag "$T/droph-s.json"
+
+# a payload after another message's header (its own payload and the next
+# header lost): its tag tells, it is not placed (PROTOCOL.md, version 2)
+xfer mispair "--udp --verify $G --allow-loss" 127.0.0.1 "$G" --udp --no-mark --test-mispair 5
+[ "$crc" -eq 0 ] && [ "$src" -eq 0 ] && j "$T/mispair-s.json" "j['result'] == 'pass' and
+	j['messages_lost'] > 0 and j['datagrams_bad'] == j['messages_lost'] // 2 and
+	j['values_not_exact'] == 0 and j['messages_not_exact'] == 0"
+r=$?
+ok $r "udp --test-mispair 5 unmarked: every payload after a foreign header discarded (datagrams_bad), nothing misplaced, every placed value exact"
+[ $r -eq 0 ] || diag "$T/mispair-s.json"
+xfer mispairq "--udp --verify $G --allow-loss" 127.0.0.1 "$G" --udp --emulate-nic --k 8 --test-mispair 3
+[ "$crc" -eq 0 ] && [ "$src" -eq 0 ] && j "$T/mispairq-s.json" "j['result'] == 'pass' and
+	j['messages_lost'] > 0 and j['datagrams_bad'] > 0 and j['within_bound'] and
+	j['values_over_bound'] == 0"
+r=$?
+ok $r "udp --test-mispair 3, lossy (--emulate-nic k=8): the NaN tag survives the codec, nothing misplaced, within the bound"
+[ $r -eq 0 ] || diag "$T/mispairq-s.json"
 
 xfer corrupt "" 127.0.0.1 "$G" --no-mark --test-corrupt 1 --msg 40000
 [ "$crc" -eq 1 ] && [ "$src" -eq 1 ] &&
@@ -386,7 +404,7 @@ def seal(b):
 mode, port = sys.argv[1], int(sys.argv[2])
 s = socket.create_connection(('127.0.0.1', port))
 data = bytes(range(256)) * 16                  # 4096 bytes, 1024 floats
-hello = seal(struct.pack('<IHHQQIIIBB6x', 0x48524749, 1, 0, len(data), 2, 2048, 1,
+hello = seal(struct.pack('<IHHQQIIIBB6x', 0x48524749, 2, 0, len(data), 2, 2048, 1,
                          crc32c(data), 10, 2))
 def msg(seq, off, n, magic=0x4d524749):
     return seal(struct.pack('<IIIIQI', magic, seq, 0, n, off, crc32c(data[off:off + n])))
@@ -534,7 +552,7 @@ expect 2 "paper or sparse" "client --mode dense" -- "$IG" client 127.0.0.1 "$G" 
 expect 2 "exclude each other" "--no-mark with --emulate-nic" -- "$IG" client 127.0.0.1 "$G" --no-mark --emulate-nic
 expect 2 "for --udp" "--test-drop without --udp" -- "$IG" client 127.0.0.1 "$G" --test-drop 3
 expect 2 "multiple of 4" "--msg 6" -- "$IG" client 127.0.0.1 "$G" --msg 6
-expect 2 "at most 65504" "--msg 65508 over UDP" -- "$IG" client 127.0.0.1 "$G" --udp --msg 65508
+expect 2 "at most 65500" "--msg 65508 over UDP" -- "$IG" client 127.0.0.1 "$G" --udp --msg 65508
 expect 2 "unrecognized option" "client --bogus" -- "$IG" client 127.0.0.1 "$G" --bogus
 expect 2 "--port" "server --port 70000" -- "$IG" server --port 70000
 expect 2 "unexpected argument" "server with an argument" -- "$IG" server extra

@@ -13,10 +13,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
-#include "inc_mark_socket.h"
 #include "drops.h"
+#include "inc_mark_socket.h"
 #include "inccodec.h"
 #include "incgrad.h"
 #include "net.h"
@@ -45,6 +46,8 @@ struct client {
 	double t0, t1;
 	int drops_ok;		/* UDP: host_drops counted from drops0 */
 	uint64_t drops0, drops;
+	int neigh_ok;		/* UDP: failed resolutions from neigh0 */
+	uint64_t neigh0, neigh;
 	struct ig_result res;
 	int have_res;
 	char err[256];
@@ -74,10 +77,10 @@ static int send_all(struct client *c, int fd, const void *b, size_t n,
 	return 0;
 }
 
-/* UDP payload per datagram for an MTU: less the IP and UDP headers. */
+/* Message bytes per datagram for an MTU: less IP, UDP and the tag. */
 static uint32_t udp_msg_for_mtu(int mtu, int v6)
 {
-	int room = mtu - (v6 ? 40 : 20) - 8;
+	int room = mtu - (v6 ? 40 : 20) - 8 - IG_UDP_TAG_LEN;
 
 	return room >= 4 ? (uint32_t)room & ~3u : 4;
 }
@@ -299,18 +302,28 @@ static int send_tcp(struct client *c)
 	return 0;
 }
 
-/* Send one datagram; pacing (--rate) counts every datagram byte. */
-static int udp_send(struct client *c, const uint8_t *b, size_t n, int payload)
+/*
+ * Send one datagram, the n bytes at b after the tag bytes t (tl of them);
+ * pacing (--rate) counts every datagram byte.
+ */
+static int udp_send(struct client *c, const void *t, size_t tl,
+		    const uint8_t *b, size_t n, int payload)
 {
+	struct iovec iov[2] = {
+		{ .iov_base = (void *)t, .iov_len = tl },
+		{ .iov_base = (void *)b, .iov_len = n },
+	};
+	struct msghdr mh = { .msg_iov = iov, .msg_iovlen = 2 };
+
 	c->dgrams++;
 	if (c->o->test_drop && c->dgrams % c->o->test_drop == 0) {
 		c->dropped++;	/* test aid: "lost" on purpose */
 		return 0;
 	}
 	for (;;) {
-		ssize_t r = send(c->dfd, b, n, 0);
+		ssize_t r = sendmsg(c->dfd, &mh, 0);
 
-		if (r == (ssize_t)n)
+		if (r == (ssize_t)(tl + n))
 			break;
 		if (r < 0 && errno == EINTR)
 			continue;
@@ -326,8 +339,8 @@ static int udp_send(struct client *c, const uint8_t *b, size_t n, int payload)
 			     r < 0 ? strerror(errno) : "short send");
 		return -1;
 	}
-	c->bytes_written += n;
-	c->dgram_bytes += n;
+	c->bytes_written += tl + n;
+	c->dgram_bytes += tl + n;
 	if (payload)
 		c->payload_written += n;
 	if (c->o->rate) {
@@ -340,13 +353,19 @@ static int udp_send(struct client *c, const uint8_t *b, size_t n, int payload)
 	return 0;
 }
 
-/* One message: the header datagram unmarked, the payload datagram marked. */
+/*
+ * One message: the header datagram unmarked, the payload datagram (the tag,
+ * then the bytes) marked. --test-mispair N: of every Nth message, the
+ * payload datagram and the next message's header are withheld, so that a
+ * payload follows a header that is not its own.
+ */
 static int udp_msg(struct client *c, uint64_t seq)
 {
 	struct ig_udp_hdr h;
-	uint8_t hb[IG_UDP_HDR_LEN];
+	uint8_t hb[IG_UDP_HDR_LEN], tag[IG_UDP_TAG_LEN];
 	uint64_t index, off;
-	uint32_t round, len;
+	uint32_t round, len, t = ig_udp_tag(seq);
+	uint32_t mis = c->o->test_mispair;
 
 	msg_geom(c, seq, &round, &index, &off, &len);
 	h.session = c->session;
@@ -356,11 +375,21 @@ static int udp_msg(struct client *c, uint64_t seq)
 	h.len = len;
 	h.data_crc = c->msg_crc[index];
 	ig_udp_hdr_pack(&h, hb);
-	if (udp_send(c, hb, sizeof(hb), 0))
+	if (mis && seq && (seq - 1) % mis == 0)
+		c->dropped++;	/* the header after a withheld payload */
+	else if (udp_send(c, NULL, 0, hb, sizeof(hb), 0))
 		return -1;
+	tag[0] = (uint8_t)t;
+	tag[1] = (uint8_t)(t >> 8);
+	tag[2] = (uint8_t)(t >> 16);
+	tag[3] = (uint8_t)(t >> 24);
+	if (mis && seq % mis == 0) {
+		c->dropped++;
+		return 0;
+	}
 	if (c->marked && mark_toggle(c, 1))
 		return -1;
-	if (udp_send(c, c->payload + off, len, 1))
+	if (udp_send(c, tag, sizeof(tag), c->payload + off, len, 1))
 		return -1;
 	if (c->marked && mark_toggle(c, 0))
 		return -1;
@@ -456,6 +485,10 @@ static void report(const struct client *c, const char *result)
 			ig_json_u64(&j, "host_tx_drops", c->drops);
 		else
 			ig_json_str(&j, "host_tx_drops", NULL);
+		if (c->neigh_ok)
+			ig_json_u64(&j, "host_neigh_failed", c->neigh);
+		else
+			ig_json_str(&j, "host_neigh_failed", NULL);
 		ig_json_u64(&j, "payload_bytes", c->payload_written);
 		ig_json_u64(&j, "bytes_written", c->bytes_written);
 		ig_json_dbl(&j, "seconds", secs);
@@ -539,10 +572,12 @@ static void report(const struct client *c, const char *result)
 	       rx_s, ig_mbps(r->payload_bytes, rx_s));
 	if (r->lost && (r->flags & IG_RF_DROPS || c->drops_ok))
 		ig_row(stdout, "drops counted", "%s%llu on the server's host, "
-		       "%s%llu sent here (NIC, socket and queue counters)",
+		       "%s%llu sent here (NIC, socket, queue and neighbour "
+		       "counters), %llu failed address resolutions here",
 		       r->flags & IG_RF_DROPS ? "" : "? ",
 		       (unsigned long long)r->host_drops,
-		       c->drops_ok ? "" : "? ", (unsigned long long)c->drops);
+		       c->drops_ok ? "" : "? ", (unsigned long long)c->drops,
+		       (unsigned long long)c->neigh);
 	if (r->flags & IG_RF_VERIFIED)
 		ig_row(stdout, "server check", "against the original: %llu "
 		       "values not bit-exact, max error %g, bound %s",
@@ -616,6 +651,7 @@ int ig_client(const struct ig_client_opts *o)
 	if (handshake(&c))
 		goto report;
 	c.drops_ok = o->udp && !ig_host_drops(0, &c.drops0);
+	c.neigh_ok = o->udp && !ig_neigh_failed(&c.neigh0);
 	c.t0 = ig_now();
 	if (o->udp ? send_udp(&c) : send_tcp(&c))
 		goto report;
@@ -626,6 +662,10 @@ int ig_client(const struct ig_client_opts *o)
 		c.drops = c.drops >= c.drops0 ? c.drops - c.drops0 : 0;
 	else
 		c.drops_ok = 0;
+	if (c.neigh_ok && !ig_neigh_failed(&c.neigh))
+		c.neigh = c.neigh >= c.neigh0 ? c.neigh - c.neigh0 : 0;
+	else
+		c.neigh_ok = 0;
 	rc = c.res.verdict == IG_PASS ? IG_EXIT_OK :
 	     c.res.verdict == IG_FAIL ? IG_EXIT_FAIL : IG_EXIT_ERROR;
 report:

@@ -40,6 +40,7 @@ struct ig_client_opts {
 	int timeout_ms;
 	/* test aids (PROTOCOL.md, "Test aids") */
 	uint32_t test_drop;	/* UDP: do not send every Nth datagram */
+	uint32_t test_mispair;	/* UDP: every Nth payload and the next header */
 	int test_swap;		/* UDP: send messages in swapped pairs */
 	uint32_t test_corrupt;	/* flip a bit in every Nth message's payload */
 	uint64_t test_stop;	/* 1 + messages to send before quitting */

@@ -24,7 +24,8 @@ static const char usage_text[] =
 "                 [--mode paper|sparse] [--mark|--no-mark|--emulate-nic]\n"
 "                 [--msg BYTES] [--mtu BYTES|auto] [--rate BITS] [--repeat N]\n"
 "                 [--json] [--timeout SEC]\n"
-"                 [--test-drop N] [--test-swap] [--test-corrupt N] [--test-stop N]\n"
+"                 [--test-drop N] [--test-mispair N] [--test-swap]\n"
+"                 [--test-corrupt N] [--test-stop N]\n"
 "  incgrad verify ORIGINAL RECEIVED [--k K] [--exact] [--json]\n"
 "\n"
 "The client sends a float32 FILE to an incgrad server, each message behind\n"
@@ -33,7 +34,8 @@ static const char usage_text[] =
 "with --verify ORIGINAL, every value. Unmarked transfers must be bit-exact.\n"
 "Without --mark and --no-mark the client marks if the kernel can and\n"
 "otherwise warns and sends unmarked. --test-* options damage the transfer\n"
-"on purpose (UDP: --test-drop drops every Nth datagram, --test-swap sends\n"
+"on purpose (UDP: --test-drop drops every Nth datagram, --test-mispair the\n"
+"payload of every Nth message and the next header, --test-swap sends\n"
 "messages in swapped pairs; --test-corrupt flips a bit in every Nth\n"
 "message, --test-stop quits after N messages). Exit status: 0 verified, 1\n"
 "verification failed, 2 usage, 3 file, network or protocol error.\n"
@@ -62,7 +64,7 @@ static int num(const char *s, int si, uint64_t lo, uint64_t hi, uint64_t *v,
 
 enum {
 	O_MODE = 256, O_NO_MARK, O_MARK, O_EMULATE, O_MSG, O_MTU, O_RATE,
-	O_JSON, O_TIMEOUT, O_DROP, O_SWAP, O_VERIFY, O_SAVE, O_LOSS,
+	O_JSON, O_TIMEOUT, O_DROP, O_MISPAIR, O_SWAP, O_VERIFY, O_SAVE, O_LOSS,
 	O_UDP_WAIT, O_MAX_BYTES, O_EXACT, O_CORRUPT, O_STOP,
 };
 
@@ -83,6 +85,7 @@ static int cmd_client(int argc, char **argv)
 		{ "json", no_argument, 0, O_JSON },
 		{ "timeout", required_argument, 0, O_TIMEOUT },
 		{ "test-drop", required_argument, 0, O_DROP },
+		{ "test-mispair", required_argument, 0, O_MISPAIR },
 		{ "test-swap", no_argument, 0, O_SWAP },
 		{ "test-corrupt", required_argument, 0, O_CORRUPT },
 		{ "test-stop", required_argument, 0, O_STOP },
@@ -175,6 +178,11 @@ static int cmd_client(int argc, char **argv)
 				return IG_EXIT_USAGE;
 			o.test_drop = (uint32_t)v;
 			break;
+		case O_MISPAIR:
+			if (num(optarg, 0, 1, UINT32_MAX, &v, "--test-mispair"))
+				return IG_EXIT_USAGE;
+			o.test_mispair = (uint32_t)v;
+			break;
 		case O_SWAP:
 			o.test_swap = 1;
 			break;
@@ -200,9 +208,10 @@ static int cmd_client(int argc, char **argv)
 	if (marks > 1)
 		return usage("--mark, --no-mark and --emulate-nic exclude "
 			     "each other", NULL);
-	if (!o.udp && (o.mtu || rate_set || o.test_drop || o.test_swap))
-		return usage("--mtu, --rate, --test-drop and --test-swap are "
-			     "for --udp", NULL);
+	if (!o.udp && (o.mtu || rate_set || o.test_drop || o.test_mispair ||
+		       o.test_swap))
+		return usage("--mtu, --rate, --test-drop, --test-mispair and "
+			     "--test-swap are for --udp", NULL);
 	if (o.msg % 4 || o.msg > (o.udp ? IG_UDP_MAX_MSG : IG_TCP_MAX_MSG)) {
 		fprintf(stderr, "incgrad: --msg %u: must be a multiple of 4, at "
 			"most %u for %s\n", o.msg, o.udp ? IG_UDP_MAX_MSG :

@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define IG_VERSION		1
+#define IG_VERSION		2	/* 2: the payload datagram's tag */
 #define IG_DEFAULT_PORT		5301
 
 #define IG_MAGIC_HELLO		0x48524749u	/* "IGRH" */
@@ -27,10 +27,17 @@
 #define IG_FRAME_LEN		32	/* message header and end record */
 #define IG_RESULT_LEN		72
 
-/* UDP: an unmarked header datagram, then the marked payload datagram */
+/*
+ * UDP: an unmarked header datagram, then the marked payload datagram: a
+ * 4-byte tag, a float32 NaN whose payload bits are the message's seq (the
+ * codec keeps NaNs bit-exact, so the tag survives a marked datagram), then
+ * the message's bytes
+ */
 #define IG_UDP_HDR_LEN		32
+#define IG_UDP_TAG_LEN		4
+#define IG_UDP_TAG_MASK		0x003fffffu	/* seq bits in the tag */
 #define IG_UDP_MAX_PAYLOAD	65507u	/* largest IPv4 UDP payload */
-#define IG_UDP_MAX_MSG		(IG_UDP_MAX_PAYLOAD & ~3u)
+#define IG_UDP_MAX_MSG		((IG_UDP_MAX_PAYLOAD - IG_UDP_TAG_LEN) & ~3u)
 
 #define IG_TCP_MAX_MSG		(64u << 20)
 
@@ -154,6 +161,12 @@ void ig_udp_hdr_pack(const struct ig_udp_hdr *h, uint8_t out[IG_UDP_HDR_LEN]);
 int ig_udp_hdr_parse(const uint8_t in[IG_UDP_HDR_LEN], struct ig_udp_hdr *h);
 
 const char *ig_perr(int err);	/* text of an IG_E* code */
+
+/* The payload datagram's tag of message seq: a quiet NaN, little-endian. */
+static inline uint32_t ig_udp_tag(uint64_t seq)
+{
+	return 0x7fc00000u | ((uint32_t)seq & IG_UDP_TAG_MASK);
+}
 
 /* Messages per round for a file and a message size. */
 static inline uint64_t ig_msgs_per_round(uint64_t file_len, uint32_t msg)

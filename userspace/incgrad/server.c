@@ -349,8 +349,10 @@ static int tcp_loop(struct sess *s)
 /*
  * A UDP datagram: a header datagram (exact: IG_UDP_HDR_LEN bytes, magic
  * and CRC-32C) announces the payload datagram that must come right after
- * it. A header whose payload does not follow leaves its message lost; a
- * payload without its header cannot be placed and is counted bad.
+ * it, tagged with its seq (a NaN the codec keeps exact). A header whose
+ * payload does not follow leaves its message lost; a payload without its
+ * header, or after another message's header (the two datagrams between
+ * lost), cannot be placed and is counted bad.
  */
 static void datagram(struct sess *s, const uint8_t *b, size_t n)
 {
@@ -384,10 +386,14 @@ static void datagram(struct sess *s, const uint8_t *b, size_t n)
 		s->foreign++;
 		return;
 	}
-	if (pend != PEND_MSG || n != s->ph.len) {
-		s->bad_dgrams++;	/* no header, or not its length */
+	if (pend != PEND_MSG || n != IG_UDP_TAG_LEN + s->ph.len ||
+	    (b[0] | b[1] << 8 | b[2] << 16 | (uint32_t)b[3] << 24) !=
+	    ig_udp_tag(s->ph.seq)) {
+		/* no header, not its length, or another message's tag */
+		s->bad_dgrams++;
 		return;
 	}
+	b += IG_UDP_TAG_LEN;
 	h = s->ph;
 	if (bit_get(s->seen, h.seq)) {
 		s->dups++;
@@ -559,14 +565,14 @@ static void send_result(struct sess *s)
 
 /*
  * UDP: how many packets this host dropped while the session ran. When
- * datagrams were lost, wait up to 2.5 s for the counters to catch up (a
+ * datagrams were lost, wait up to 1.5 s for the counters to catch up (a
  * driver may read its NIC's drop counters once a second, as inceptionn's
  * does), so that loss a counter explains is seen as explained.
  */
 static void count_drops(struct sess *s)
 {
 	uint64_t lost = s->total - s->msgs_rx, now;
-	double until = ig_now() + 2.5;
+	double until = ig_now() + 1.5;
 
 	if (!s->drops_ok)
 		return;

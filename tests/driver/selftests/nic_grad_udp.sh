@@ -6,9 +6,12 @@
 # bytes cross the link than the application wrote; unmarked, every byte
 # exact and nothing compressed. UDP may lose a datagram under the simulator
 # (a receiving guest that is not scheduled in time finds its RX ring
-# without buffers): a lost datagram must be counted as dropped by one of
-# the two hosts (the NIC's drop counters in rx_dropped, socket and queue
-# counters; incgrad reports them), and at most 10% of the messages may be lost. Every
+# without buffers; a neighbour resolution that times out): a lost datagram
+# must be counted as dropped by one of the two hosts (the NIC's drop
+# counters in rx_dropped, socket, queue and neighbour-queue counters;
+# incgrad reports them), or a failed address resolution on the sender
+# must explain it (the kernel drops what was queued for it without
+# counting each packet); at most 25% of the messages may be lost. Every
 # datagram that arrives is checked.
 . ./lib.sh
 [ -r "$GRAD" ] || skip "no gradient file (../shared/gradients)"
@@ -18,15 +21,20 @@ few_lost() {
 	n=$(jfield messages "$OUT")
 	rxd=$(jfield server_host_drops "$OUT")
 	txd=$(jfield host_tx_drops "$OUT")
+	nf=$(jfield host_neigh_failed "$OUT")
 	[ "$lost" = 0 ] && return 0
 	log "  $lost of $n messages (2 datagrams each) lost; packets dropped:" \
-		"$rxd counted at the server's host, $txd at the sender's"
-	case "$rxd$txd" in
-	*[!0-9]*) fail "drop counters missing (server $rxd, sender $txd)" ;;
+		"$rxd counted at the server's host, $txd at the sender's;" \
+		"$nf failed address resolutions at the sender"
+	case "$rxd$txd$nf" in
+	*[!0-9]*) fail "drop counters missing (server $rxd, sender $txd, $nf)" ;;
 	esac
-	[ "$lost" -le $((rxd + txd)) ] ||
+	if [ "$lost" -gt $((rxd + txd)) ] && [ "$nf" -eq 0 ]; then
+		ip neigh show dev "$IF"
+		ethtool -S "$IF" | grep -E 'drop|err'
 		fail "$lost of $n messages lost, only $((rxd + txd)) packets counted as dropped"
-	[ $((lost * 10)) -le "$n" ] || fail "$lost of $n messages lost (over 10%)"
+	fi
+	[ $((lost * 4)) -le "$n" ] || fail "$lost of $n messages lost (over 25%)"
 }
 
 for host in "$PEER4" "$PEER6"; do
