@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 #
 # Logic depth report: rtl/scripts/timing.sh for every module of
-# rtl/timing-budget (or those named), one markdown table on stdout.
+# rtl/timing-budget (or those named), one markdown table on stdout; its
+# method is TIMING_METHOD's (default lut; carry, xilinx to compare).
 #
 # usage: rtl/scripts/timing_report.sh [MODULE[:LANES]...]
 #
@@ -33,7 +34,7 @@ want() {
 	return 1
 }
 
-echo "| module | lanes | LUT6 levels | budget | target | longest path (from, to) | yosys s |"
+echo "| module | lanes | levels (${TIMING_METHOD:-lut}) | budget | target | longest path (from, to) | yosys s |"
 echo "|---|---:|---:|---:|---:|---|---:|"
 failed=0
 while read -r m l budget _; do
@@ -50,7 +51,7 @@ while read -r m l budget _; do
 		continue
 	fi
 	[ "$rc" -eq 0 ] || failed=1
-	path=$(sed -n 's/^# longest path: [0-9]* LUT6 levels, from \(.*\)/\1/p' "$tap" |
+	path=$(sed -n 's/^# longest path: [0-9.]* [^,]*, from \(.*\)/\1/p' "$tap" |
 		sed 's/ to /, /; s/|/\\|/g')
 	lv=$(field levels "$res")
 	[ "$rc" -eq 0 ] || lv="**$lv** (over budget)"
