@@ -45,7 +45,7 @@ BINS  := $(TOOLS:%=$(BUILD)/bin/%) $(BENCH:%=$(BUILD)/bin/%)
 TBINS := $(TESTS:%=$(BUILD)/tests/%)
 
 .PHONY: module
-.PHONY: all deps check demo demo-codec bench-codec bench-rtl bench-incsim bench-inccl bench-inccl-sim synth-report synth-check \
+.PHONY: all deps check demo demo-codec bench-codec bench-rtl bench-incsim bench-inccl bench-inccl-sim synth-report synth-check exhaustive-eval \
 	train-eval bench-train demo-train bench-driver lint formal timing-report \
 	clean asan fuzz rtl-models
 # keep objects that pattern rules chain through
@@ -202,6 +202,13 @@ rtl-models: $(BUILD)/bin/incsim $(BUILD)/bin/bench-incsim $(BUILD)/tests/test_en
 
 synth-report: deps
 	$(Q)rtl/scripts/synth_report.sh
+
+# make exhaustive-eval: the codec's exhaustive test over all 2^32 float32
+# bit patterns (make check runs 1 in 4 blocks of them; about 3 minutes on
+# 2 cores)
+exhaustive-eval: deps
+	$(Q)$(MAKE) --no-print-directory $(BUILD)/tests/test_exhaustive
+	$(Q)$(BUILD)/tests/test_exhaustive
 
 # make synth-check: the generic yosys synthesis (techmap, abc) of the engines
 # at 8 and 16 lanes and of the NIC top, asserting no latch and no

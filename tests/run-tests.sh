@@ -127,6 +127,14 @@ fuzz() {
 		"$BUILD/fuzz/work" "$BUILD/fuzz/corpus"
 }
 
+# long suites that no timing depends on, in the background, first (the
+# background gets a core while the early suites run one thread; the VM
+# suites later leave it little): the exhaustive codec test, 1 in 4 blocks
+# of the 2^32 float32 patterns (2 threads; make exhaustive-eval: all of
+# them), the Icarus block tests, the bounded decoder fuzzing
+bg_suite codec/exhaustive "$BUILD/tests/test_exhaustive" -f 2
+bg_suite rtl/blocks       tests/rtl/icarus/run.sh "$BUILD/rtl-icarus"
+bg_suite codec-fuzz/decode fuzz
 # yosys, the quick form, in the background (make synth-check runs the full
 # generic synthesis): elaboration with no latch, no combinational loop, no
 # multiple drivers, for the engines at both lane counts and the NIC top
@@ -159,12 +167,6 @@ while read -r top lanes budget ci; do
 	bg_suite "rtl/timing-$top-$lanes" env TIMING_BUILD="$BUILD/rtl-timing" \
 		rtl/scripts/timing.sh "$top" "$lanes" "$budget"
 done < <(grep -v '^#' rtl/timing-budget)
-# long single-threaded suites that no timing depends on, in the background
-# too: the exhaustive codec test (every float32, 2 threads), the Icarus
-# block tests, the bounded decoder fuzzing
-bg_suite codec/exhaustive "$BUILD/tests/test_exhaustive"
-bg_suite rtl/blocks       tests/rtl/icarus/run.sh "$BUILD/rtl-icarus"
-bg_suite codec-fuzz/decode fuzz
 bg_start
 # codec, optimized build
 suite codec/roundtrip     "$BUILD/tests/test_roundtrip"

@@ -11,7 +11,7 @@ set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
 BUILD=${BUILD:-build}
 export BUILD
-STEPS=${DEMO_TRAIN_STEPS:-60}
+STEPS=${DEMO_TRAIN_STEPS:-40}
 n=0
 ok() { n=$((n + 1)); echo "ok $n - $*"; }
 nok() { n=$((n + 1)); echo "not ok $n - $*"; }
