@@ -364,7 +364,7 @@ static int udp_msg(struct client *c, uint64_t seq)
 	struct ig_udp_hdr h;
 	uint8_t hb[IG_UDP_HDR_LEN], tag[IG_UDP_TAG_LEN];
 	uint64_t index, off;
-	uint32_t round, len, t = ig_udp_tag(seq);
+	uint32_t round, len;
 	uint32_t mis = c->o->test_mispair;
 
 	msg_geom(c, seq, &round, &index, &off, &len);
@@ -379,10 +379,7 @@ static int udp_msg(struct client *c, uint64_t seq)
 		c->dropped++;	/* the header after a withheld payload */
 	else if (udp_send(c, NULL, 0, hb, sizeof(hb), 0))
 		return -1;
-	tag[0] = (uint8_t)t;
-	tag[1] = (uint8_t)(t >> 8);
-	tag[2] = (uint8_t)(t >> 16);
-	tag[3] = (uint8_t)(t >> 24);
+	ig_udp_tag_pack(seq, tag);
 	if (mis && seq % mis == 0) {
 		c->dropped++;
 		return 0;

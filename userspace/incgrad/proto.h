@@ -168,6 +168,23 @@ static inline uint32_t ig_udp_tag(uint64_t seq)
 	return 0x7fc00000u | ((uint32_t)seq & IG_UDP_TAG_MASK);
 }
 
+static inline void ig_udp_tag_pack(uint64_t seq, uint8_t out[IG_UDP_TAG_LEN])
+{
+	uint32_t t = ig_udp_tag(seq);
+
+	out[0] = (uint8_t)t;
+	out[1] = (uint8_t)(t >> 8);
+	out[2] = (uint8_t)(t >> 16);
+	out[3] = (uint8_t)(t >> 24);
+}
+
+/* Does the tag at in belong to message seq? */
+static inline int ig_udp_tag_is(const uint8_t in[IG_UDP_TAG_LEN], uint64_t seq)
+{
+	return (in[0] | (uint32_t)in[1] << 8 | (uint32_t)in[2] << 16 |
+		(uint32_t)in[3] << 24) == ig_udp_tag(seq);
+}
+
 /* Messages per round for a file and a message size. */
 static inline uint64_t ig_msgs_per_round(uint64_t file_len, uint32_t msg)
 {

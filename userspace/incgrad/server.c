@@ -387,8 +387,7 @@ static void datagram(struct sess *s, const uint8_t *b, size_t n)
 		return;
 	}
 	if (pend != PEND_MSG || n != IG_UDP_TAG_LEN + s->ph.len ||
-	    (b[0] | b[1] << 8 | b[2] << 16 | (uint32_t)b[3] << 24) !=
-	    ig_udp_tag(s->ph.seq)) {
+	    !ig_udp_tag_is(b, s->ph.seq)) {
 		/* no header, not its length, or another message's tag */
 		s->bad_dgrams++;
 		return;
