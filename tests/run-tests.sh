@@ -201,7 +201,7 @@ suite rtl/lint            rtl/scripts/lint.sh "$BUILD/rtl-lint"
 suite rtl/elab-selftest   tests/rtl/test-synth-elab.sh
 suite rtl/engines         "$BUILD/tests/test_engines"
 suite rtl/inc-rtl-codec   env BUILD="$BUILD" tests/rtl/test_rtl_codec.sh
-# NIC: system test (Verilator model of inc_nic); its synthesis is in the background
+# NIC: system test (Verilator model of inc_nic); its yosys check is in the background
 suite nic/system          "$BUILD/tests/test_nic"
 suite driver/static env BUILD="$BUILD" tests/driver/static-checks.sh
 suite driver/install env BUILD="$BUILD" tests/driver/test-install.sh
