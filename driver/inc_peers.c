@@ -5,10 +5,12 @@
  * lookup, a spinlock for the writers, entries expiring after a TTL and
  * evicted least recently used first.
  *
- * The "sent" filter remembers, per slot of a keyed hash, the last
- * destination of a marked frame. An ICMP error about a destination this
- * device did not recently send marked frames to teaches nothing: a forger
- * who does not see the traffic cannot fill the table with made-up peers.
+ * The "sent" filter remembers the last destinations of marked frames: a
+ * keyed hash picks one of 64 sets, each holding the tags of the four most
+ * recent destinations that fell into it. An ICMP error about a destination
+ * this device did not recently send marked frames to teaches nothing: a
+ * forger who does not see the traffic cannot fill the table with made-up
+ * peers.
  */
 #include <linux/debugfs.h>
 #include <linux/hashtable.h>
@@ -19,6 +21,7 @@
 #include <linux/ipv6.h>
 #include <linux/jhash.h>
 #include <linux/jiffies.h>
+#include <linux/log2.h>
 #include <linux/random.h>
 #include <linux/rculist.h>
 #include <linux/seq_file.h>
@@ -31,7 +34,8 @@
 #include "inc_peers.h"
 
 #define INC_IPPROTO_SHIM	253	/* docs/wire-format.md */
-#define INC_PEERS_SENT		256	/* slots of the sent filter */
+#define INC_PEERS_SENT_SETS	64	/* sets of the sent filter */
+#define INC_PEERS_SENT_WAYS	4	/* destinations a set remembers */
 
 enum inc_peer_why { INC_PEER_ICMP, INC_PEER_RETRANS };
 
@@ -51,7 +55,7 @@ struct inc_peers {
 	unsigned int n;
 	u32 max;		/* debugfs peers_max, 1..INC_PEERS_MAX */
 	u32 seed;
-	u32 sent[INC_PEERS_SENT];
+	u32 sent[INC_PEERS_SENT_SETS][INC_PEERS_SENT_WAYS];
 	/* what happened to the ICMP errors and entries (debugfs) */
 	atomic_t learned, suspected, evicted, expired;
 	atomic_t rej_quote, rej_local, rej_unsent;
@@ -149,20 +153,49 @@ out:
 
 /* ---- the sent filter ---- */
 
+/*
+ * The set from the hash's top bits, the tag from all of it (bit 0 set: an
+ * empty way, 0, matches nothing). Writers race without a lock: a lost or
+ * doubled tag only makes the filter forget a destination early.
+ */
+static u32 *inc_peers_set(struct inc_peers *t, const struct in6_addr *a,
+			  u32 *tag)
+{
+	u32 h = inc_peer_hash(t, a);
+
+	*tag = h | 1;
+	return t->sent[h >> (32 - ilog2(INC_PEERS_SENT_SETS))];
+}
+
+static int inc_peers_way(const u32 *set, u32 tag)
+{
+	int w;
+
+	for (w = 0; w < INC_PEERS_SENT_WAYS; w++)
+		if (READ_ONCE(set[w]) == tag)
+			return w;
+	return -1;
+}
+
 void inc_peers_sent(struct inc_peers *t, const struct inc_l3 *l3)
 {
-	u32 h = inc_peer_hash(t, &l3->daddr) | 1;
-	u32 *slot = &t->sent[h % INC_PEERS_SENT];
+	u32 tag, *set = inc_peers_set(t, &l3->daddr, &tag);
+	int w;
 
-	if (READ_ONCE(*slot) != h)
-		WRITE_ONCE(*slot, h);
+	/* the common case, a destination already here, only reads */
+	if (inc_peers_way(set, tag) >= 0)
+		return;
+	/* newest first: the tag stored longest ago falls out */
+	for (w = INC_PEERS_SENT_WAYS - 1; w > 0; w--)
+		WRITE_ONCE(set[w], READ_ONCE(set[w - 1]));
+	WRITE_ONCE(set[0], tag);
 }
 
 static bool inc_peers_was_sent(struct inc_peers *t, const struct in6_addr *a)
 {
-	u32 h = inc_peer_hash(t, a) | 1;
+	u32 tag, *set = inc_peers_set(t, a, &tag);
 
-	return READ_ONCE(t->sent[h % INC_PEERS_SENT]) == h;
+	return inc_peers_way(set, tag) >= 0;
 }
 
 /* ---- learning ---- */

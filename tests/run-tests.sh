@@ -95,7 +95,11 @@ tally() {
 		failed_suites+=("$name")
 		printf 'FAIL  %-28s %4d passed %3d failed %3d skipped %6.1fs  (log: %s)\n' \
 			"$name" "$p" "$f" "$s" "$(awk "BEGIN { print $t1 - $t0 }")" "$log"
-		grep -E '^not ok|^# ' "$log" | grep -v '^# implementation' | head -20 | sed 's/^/      /'
+		# the failed points first, then what led to the first of them
+		grep -E '^not ok' "$log" | head -10 | sed 's/^/      /'
+		awk '/^not ok/ { exit } /^# / { ring[n++ % 15] = $0 }
+			END { for (i = (n > 15 ? n - 15 : 0); i < n; i++) print ring[i % 15] }' \
+			"$log" | grep -v '^# implementation' | sed 's/^/      /'
 		tail -n 5 "$log" | sed 's/^/      | /'
 	else
 		printf 'ok    %-28s %4d passed %3d failed %3d skipped %6.1fs %s\n' \

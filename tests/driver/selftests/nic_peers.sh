@@ -91,7 +91,8 @@ forge4 =qdst "$PLAIN_SELF4" 10.0.1.20 4
 forge4 =qdst "$PLAIN_SELF4" 10.0.1.20 4
 forge4 =qdst "$PLAIN_SELF4" 10.0.1.20 4
 sleep 1
-[ "$(pstat "$D1" entries)" = 4 ] || fail "$(pstat "$D1" entries) entries, expected 4: $(cat "$D1/peers")"
+[ "$(pstat "$D1" entries)" = 4 ] ||
+	fail "$(pstat "$D1" entries) entries, expected 4: $(cat "$D1/peers") $(cat "$D1/peers_stats")"
 p0=$(IF=$PLAIN_IF; stat drv_tx_plain_peer)
 $FORGE marked-udp 10.0.1.20 9 10 >/dev/null
 p1=$(IF=$PLAIN_IF; stat drv_tx_plain_peer)
