@@ -3,7 +3,9 @@
 #
 # Shared by the inceptionn selftests (run in a test VM by the kernel's
 # kselftest runner, tests/driver/run-driver.sh): the setup the guest's
-# /test.sh made, and small helpers. Exit 0 pass, 1 fail, 4 skip.
+# /test.sh made, and small helpers. Exit 0 pass, 1 fail, 4 skip. Helpers
+# keep their own variables local (busybox ash): a test's variables survive
+# them (wait_for once set t, the bench's duration, to its 60).
 IF=${INC_IF:-eth0}
 SELF4=10.0.0.1
 PEER4=10.0.0.2
@@ -33,12 +35,12 @@ stat() {
 
 # wait_for SECONDS COMMAND...: until COMMAND succeeds
 wait_for() {
-	t=$1
+	local left=$1
 	shift
-	while [ "$t" -gt 0 ]; do
+	while [ "$left" -gt 0 ]; do
 		"$@" >/dev/null 2>&1 && return 0
 		sleep 1
-		t=$((t - 1))
+		left=$((left - 1))
 	done
 	"$@" >/dev/null 2>&1
 }
@@ -76,7 +78,7 @@ wait_hosts() {
 # UDP mark change waits for the socket's datagrams in flight) the module is
 # busy and rmmod answers EAGAIN, as for any module in use: retry for 30 s
 rmmod_retry() {
-	n=0
+	local n=0 err
 	until err=$(rmmod inceptionn 2>&1); do
 		n=$((n + 1))
 		if [ $n -ge 300 ]; then
@@ -129,6 +131,7 @@ jfield() {
 
 # counters NAME...: "NAME=VALUE ..." of `ethtool -S $IF`, for deltas
 counters() {
+	local s n
 	s=$(ethtool -S "$IF")
 	for n in "$@"; do
 		printf '%s=%s ' "$n" "$(echo "$s" | sed -n "s/^ *$n: //p")"
@@ -137,6 +140,7 @@ counters() {
 
 # delta NAME BEFORE AFTER: how much counter NAME grew between two counters()
 delta() {
+	local a b
 	b=$(echo "$2" | tr ' ' '\n' | sed -n "s/^$1=//p")
 	a=$(echo "$3" | tr ' ' '\n' | sed -n "s/^$1=//p")
 	echo $((a - b))
@@ -149,6 +153,7 @@ delta() {
 # DPLAIN (frames sent plain toward a peer without the NIC). Fails the test
 # when the client fails or the server's verdict is not pass.
 xfer() {
+	local u rate c0 c1 t0 t1 rc
 	u="--port $INCGRAD_PORT"
 	# UDP pacing: a loaded simulator carries about 1.5 Mbit/s (CI), so
 	# unmarked datagrams go at 1M; marked ones shrink 4-5x on the link

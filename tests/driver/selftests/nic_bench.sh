@@ -5,11 +5,11 @@
 # in the test list): TCP each way, 10 s each. Prints
 # "bench: tcp_tx MBITS tcp_rx MBITS".
 . ./lib.sh
-t=10
+secs=10
 wait_for 60 ping -c 1 -W 2 "$PEER4" || fail "the peer does not answer"
 rate() {
 	# shellcheck disable=SC2086
-	out=$(iperf3 -c "$PEER4" -t "$t" $1 -f m 2>&1) || { echo "$out"; fail "iperf3 $1"; }
+	out=$(iperf3 -c "$PEER4" -t "$secs" $1 -f m 2>&1) || { echo "$out"; fail "iperf3 $1"; }
 	echo "$out" | sed -n 's/.* \([0-9.]*\) Mbits\/sec.*receiver$/\1/p' | tail -1
 }
 tx=$(rate "")
