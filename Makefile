@@ -193,9 +193,13 @@ $(BUILD)/bin/incswitch: $(O)/sim/incswitch/incswitch.o
 	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^
 all: $(BUILD)/bin/incswitch
 
+# make bench-incsim: two incsims driven by C clients (bench-incsim), then two
+# QEMU guests through two incsims beside the same guests through virtio-net
+# (scripts/bench-guests.sh; SECS, GBPS)
 bench-incsim: deps
 	$(Q)$(MAKE) --no-print-directory $(BUILD)/bin/incsim $(BUILD)/bin/bench-incsim
 	$(Q)$(BUILD)/bin/bench-incsim
+	$(Q)BUILD=$(BUILD) scripts/bench-guests.sh
 
 rtl-models: $(BUILD)/bin/incsim $(BUILD)/bin/bench-incsim $(BUILD)/tests/test_engines $(BUILD)/bin/inc-rtl-codec \
 	$(BUILD)/bin/bench-rtl $(BUILD)/tests/test_nic

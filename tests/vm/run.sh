@@ -12,10 +12,11 @@
 #         tests/vm/mkinitrd.sh); MEM is its RAM, e.g. 256M (the default).
 #         A helper guest (e.g. a link peer) need not finish: it is stopped
 #         once every other guest has finished.
-#   --nic GUEST:NIC[:link-listen=L|:link-connect=L][:stats][:stall-after=N[,N...]]
+#   --nic GUEST:NIC[:link-listen=L|:link-connect=L][:stats][:stall-after=N[,N...]][:gbps=G]
 #         an incsim NIC of GUEST: build/bin/incsim --ivshmem SOCK --ram
 #         /dev/shm/<unique> --ram-size MEM --name NIC --check-dma
-#         [--link-listen/--link-connect SOCKET-OF-L] [--stats] [--stall-after N],
+#         [--link-listen/--link-connect SOCKET-OF-L] [--stats] [--stall-after N]
+#         [--gbps G],
 #         started (and its socket waited for) before any QEMU; the guest gets
 #         `-chardev socket,id=NIC -device ivshmem-doorbell,vectors=2` and a
 #         shared memory-backend-file RAM (one file for all its NICs). NICs
@@ -114,7 +115,7 @@ valid_id() {
 
 guests=() nics=() virtios=() switches=()
 declare -A G_INITRD=() G_MEM=() G_HELPER=() G_APPEND=() G_NICS=() G_VIRTIOS=() G_ROOT=()
-declare -A N_GUEST=() N_MODE=() N_LINK=() N_STATS=() N_STALL=()
+declare -A N_GUEST=() N_MODE=() N_LINK=() N_STATS=() N_STALL=() N_GBPS=()
 declare -A V_MODE=() V_LINK=() V_MAC=()
 
 has_guest() {
@@ -187,11 +188,15 @@ for spec in ${nic_specs[@]+"${nic_specs[@]}"}; do
 	valid_id "$n" || die "--nic $spec: bad NIC name '$n'"
 	[ -z "${N_GUEST[$n]:-}" ] || die "--nic $n given twice"
 	nics+=("$n")
-	N_GUEST[$n]=$g N_MODE[$n]='' N_LINK[$n]='' N_STATS[$n]=0 N_STALL[$n]=
+	N_GUEST[$n]=$g N_MODE[$n]='' N_LINK[$n]='' N_STATS[$n]=0 N_STALL[$n]= N_GBPS[$n]=
 	G_NICS[$g]+="$n "
 	for x in "${f[@]:2}"; do
 		case $x in
 		stats) N_STATS[$n]=1 ;;
+		gbps=*)
+			N_GBPS[$n]=${x#gbps=}
+			[[ ${N_GBPS[$n]} =~ ^[0-9]+(\.[0-9]+)?$ ]] ||
+				die "--nic $spec: gbps=G expected (Gbit/s, 0: no limit)" ;;
 		stall-after=*)
 			N_STALL[$n]=${x#stall-after=}
 			[[ ${N_STALL[$n]} =~ ^[1-9][0-9]*(,[1-9][0-9]*)*$ ]] ||
@@ -337,6 +342,7 @@ for n in ${ordered[@]+"${ordered[@]}"}; do
 	[ -n "${N_MODE[$n]}" ] && args+=("--link-${N_MODE[$n]}" "$RUN/link-${N_LINK[$n]}.sock")
 	[ "${N_STATS[$n]}" = 1 ] && args+=(--stats)
 	[ -n "${N_STALL[$n]}" ] && args+=(--stall-after "${N_STALL[$n]}")
+	[ -n "${N_GBPS[$n]}" ] && args+=(--gbps "${N_GBPS[$n]}")
 	start "$LOGDIR/$n.incsim.log" "$INCSIM" "${args[@]}"
 	N_PID[$n]=$PID
 	t=$(now)
