@@ -415,7 +415,7 @@ int main(int argc, char **argv)
 		printf("| %s | %.0f | %.1f | %.0f | %.2fM | %.2fM | %.0f | %.0f%% | %.0f%% | %" PRIu64 " | %" PRIu64 "/%" PRIu64 " |\n",
 		       kinds[i].name, r.frames / r.wall,
 		       r.frames * kinds[i].len * 8 / r.wall / 1e6,
-		       r.frames ? r.wire_bytes / (double)r.frames : 0.0,
+		       r.frames + r.dropped ? r.wire_bytes / (double)(r.frames + r.dropped) : 0.0,
 		       r.clk_a / r.wall / 1e6, r.clk_b / r.wall / 1e6,
 		       r.frames ? r.clk_a / (double)r.frames : 0.0,
 		       100 * r.cpu_a / r.wall, 100 * r.cpu_b / r.wall,

@@ -4,8 +4,8 @@
 # Shared by the inceptionn selftests (run in a test VM by the kernel's
 # kselftest runner, tests/driver/run-driver.sh): the setup the guest's
 # /test.sh made, and small helpers. Exit 0 pass, 1 fail, 4 skip. Helpers
-# keep their own variables local (busybox ash): a test's variables survive
-# them (wait_for once set t, the bench's duration, to its 60).
+# keep their own variables local (busybox ash), so a test's variables
+# survive them.
 IF=${INC_IF:-eth0}
 SELF4=10.0.0.1
 PEER4=10.0.0.2
