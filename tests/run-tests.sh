@@ -216,6 +216,7 @@ suite sim/incswitch       tests/sim/test_incswitch.py "$BUILD/bin/incswitch"
 # incsim under real QEMU guests (Debian's kernel, busybox initramfs)
 suite sim/smoke           env BUILD="$BUILD" tests/sim/run-smoke.sh
 suite sim/faults          env BUILD="$BUILD" tests/sim/test-faults.sh
+suite sim/bench-guests-short env BUILD="$BUILD" tests/sim/test-bench-guests.sh
 # the driver under the kernel's kselftest runner: three guests, two NICs
 suite driver/selftests    env BUILD="$BUILD" tests/driver/run-driver.sh
 # marked TCP over a switch that drops every 37th unicast frame: retransmissions

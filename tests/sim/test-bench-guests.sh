@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+#
+# make bench-incsim's guest row in short form (suite sim/bench-guests-short):
+# scripts/bench-guests.sh with 2 s per direction and path; its table has a
+# row for each path with both directions and the share row; bad SECS. No
+# speed is asserted.
+set -uo pipefail
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$ROOT" || exit 2
+BUILD=${BUILD:-build}
+n=0 fails=0
+tap() {
+	n=$((n + 1))
+	if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fails=$((fails + 1)); fi
+}
+
+out=$(BUILD=$BUILD SECS=2 scripts/bench-guests.sh 2>&1)
+rc=$?
+echo "$out" | sed 's/^/# /'
+tap $rc "bench-guests SECS=2: exit 0 ($rc)"
+num='[0-9]+(\.[0-9]+)?'
+echo "$out" | grep -Eq "^through two incsims +$num +$num *$"
+tap $? "a row for the incsim path, both directions"
+echo "$out" | grep -Eq "^through virtio-net +$num +$num *$"
+tap $? "a row for the virtio-net path, both directions"
+echo "$out" | grep -Eq "^incsim / virtio-net +$num% +$num% *$"
+tap $? "the share row"
+BUILD=$BUILD SECS=0 scripts/bench-guests.sh >/dev/null 2>&1
+rc=$?
+tap $((rc != 2)) "SECS=0: exit 2 ($rc)"
+echo "1..$n"
+[ $fails -eq 0 ]
