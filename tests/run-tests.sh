@@ -166,10 +166,10 @@ for check in inc_compressor:8:18 inc_decompressor:8:24 inc_axis_packer:8:12 \
 done
 # logic depth against rtl/timing-budget, its "ci" rows (make timing-report
 # runs every row)
-while read -r top lanes budget ci; do
+while read -r top lanes budget method ci; do
 	[ "$ci" = ci ] || continue
 	bg_suite "rtl/timing-$top-$lanes" env TIMING_BUILD="$BUILD/rtl-timing" \
-		rtl/scripts/timing.sh "$top" "$lanes" "$budget"
+		TIMING_METHOD="$method" rtl/scripts/timing.sh "$top" "$lanes" "$budget"
 done < <(grep -v '^#' rtl/timing-budget)
 bg_start
 # codec, optimized build

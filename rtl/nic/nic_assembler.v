@@ -44,20 +44,20 @@ module nic_assembler #
     output wire [A_AW-1:0]   rda_start_addr,
     output wire [15:0]       rda_start_len,
     input  wire [255:0]      rda_tdata,
-    input  wire [31:0]       rda_tkeep,
     input  wire              rda_tvalid,
     output wire              rda_tready,
     input  wire              rda_tlast,
+    input  wire [5:0]        rda_tlen,   // the beat's byte count
 
     output wire              rdb_start_valid,
     input  wire              rdb_start_ready,
     output wire [B_AW-1:0]   rdb_start_addr,
     output wire [15:0]       rdb_start_len,
     input  wire [255:0]      rdb_tdata,
-    input  wire [31:0]       rdb_tkeep,
     input  wire              rdb_tvalid,
     output wire              rdb_tready,
     input  wire              rdb_tlast,
+    input  wire [5:0]        rdb_tlen,
 
     output wire [255:0]      m_axis_tdata,
     output wire [31:0]       m_axis_tkeep,
@@ -65,8 +65,6 @@ module nic_assembler #
     input  wire              m_axis_tready,
     output wire              m_axis_tlast
 );
-
-`include "nic_beat_fns.vh"
 
 localparam [2:0] S_IDLE = 3'd0, S_HDR = 3'd1, S_START = 3'd2, S_SEG = 3'd3,
                  S_FLUSH = 3'd4;
@@ -95,9 +93,9 @@ wire         item_ready;
 
 wire src_b = r_seg_b[seg];
 wire [255:0] rd_data = src_b ? rdb_tdata : rda_tdata;
-wire [31:0]  rd_keep = src_b ? rdb_tkeep : rda_tkeep;
 wire         rd_valid = src_b ? rdb_tvalid : rda_tvalid;
 wire         rd_last = src_b ? rdb_tlast : rda_tlast;
+wire [5:0]   rd_len = src_b ? rdb_tlen : rda_tlen;
 
 wire [1535:0] hb_ext = {256'd0, r_hb};
 wire [7:0]    hb_left = r_hb_len - hb_pos;
@@ -114,7 +112,8 @@ always @* begin
         item_valid = 1'b1;
     end else if (state == S_SEG) begin
         item = rd_data;
-        item_len = {2'd0, ones32(rd_keep)};
+        // (the reader's count of the beat's bytes, from a register)
+        item_len = {2'd0, rd_len};
         item_last = rd_last && !more_after_seg;
         item_valid = rd_valid;
     end

@@ -6,8 +6,6 @@
  *   `include "nic_beat_fns.vh"
  *
  *   ones32(k)         number of set bits of a 32-bit keep mask (0..32)
- *   below(pos, lim)   keep bits of the beat at stream offset pos whose byte
- *                     offset is < lim (all, none or a prefix)
  *   masked(d, k)      d with the bytes whose keep bit is clear set to 0
  *
  * Combinational; each is a few LUT levels (ones32: a 32-input popcount).
@@ -20,19 +18,6 @@ function [5:0] ones32;
         ones32 = 0;
         for (i = 0; i < 32; i = i + 1)
             ones32 = ones32 + {5'd0, k[i]};
-    end
-endfunction
-
-function [31:0] below;
-    input [13:0] pos;
-    input [13:0] lim;
-    begin
-        if (lim <= pos)
-            below = 32'd0;
-        else if (lim - pos >= 14'd32)
-            below = 32'hffffffff;
-        else
-            below = ~(32'hffffffff << (lim - pos));
     end
 endfunction
 

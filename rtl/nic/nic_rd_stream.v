@@ -7,7 +7,13 @@
  *
  * Addresses wrap at the RAM's size, so a frame may straddle the end of a
  * ring. Up to four words are in flight or queued; with m_axis_tready high
- * a beat leaves every clock after a two-clock start.
+ * a beat leaves every clock after a three-clock start.
+ *
+ * The outputs are registered (a two-entry skid buffer: m_axis_* and
+ * m_axis_tlen come from flip-flops, and so does the ready of the stage in
+ * front of it), so a consumer's logic does not add to the byte rotation's.
+ * m_axis_tlen is the beat's byte count (tkeep's set bits, 0..32). A new
+ * range starts (start_ready) only when the last one has left entirely.
  */
 
 // Language: Verilog 2001
@@ -36,11 +42,12 @@ module nic_rd_stream #
     output wire [ADDR_W-1:0]   ram_raddr,
     input  wire [255:0]        ram_rdata,
 
-    output wire [255:0]        m_axis_tdata,
-    output wire [31:0]         m_axis_tkeep,
-    output wire                m_axis_tvalid,
+    output reg  [255:0]        m_axis_tdata = 0,
+    output reg  [31:0]         m_axis_tkeep = 0,
+    output reg                 m_axis_tvalid = 1'b0,
     input  wire                m_axis_tready,
-    output wire                m_axis_tlast
+    output reg                 m_axis_tlast = 1'b0,
+    output reg  [5:0]          m_axis_tlen = 0
 );
 
 reg              busy = 1'b0;
@@ -56,7 +63,13 @@ reg [1:0]   q_rp = 0, q_wp = 0;
 reg [2:0]   q_cnt = 0;
 reg         inflight = 1'b0;
 
-assign start_ready = !busy;
+// the output stage's second entry
+reg         k_valid = 1'b0, k_last = 1'b0;
+reg [255:0] k_data = 0;
+reg [31:0]  k_keep = 0;
+reg [5:0]   k_len = 0;
+
+assign start_ready = !busy && !m_axis_tvalid && !k_valid;
 
 wire take_start = start_valid && start_ready;
 // words the range touches (none for an empty range), and beats it takes:
@@ -76,13 +89,44 @@ wire        last_beat = beats_left == 12'd1;
 wire        need_two = shift != 0 && !(last_beat && {1'b0, shift} + last_keep <= 6'd32);
 wire        have = q_cnt >= (need_two ? 3'd2 : 3'd1) || (busy && last_beat && last_keep == 0);
 wire [511:0] pair = {q[q_rp + 2'd1], q[q_rp]};
+// the beat, before the output stage
+wire         c_valid = busy && have;
+wire [255:0] c_data = pair[{1'b0, shift, 3'd0} +: 256];
+wire [31:0]  c_keep = last_beat ? ~(32'hffffffff << last_keep) : 32'hffffffff;
+wire [5:0]   c_len = last_beat ? last_keep : 6'd32;
+wire         c_ready = !k_valid;
+wire pop = c_valid && c_ready;
 
-assign m_axis_tvalid = busy && have;
-assign m_axis_tdata = pair[{1'b0, shift, 3'd0} +: 256];
-assign m_axis_tkeep = last_beat ? ~(32'hffffffff << last_keep) : 32'hffffffff;
-assign m_axis_tlast = last_beat;
-
-wire pop = m_axis_tvalid && m_axis_tready;
+// the output stage: the beat goes out, or waits in the second entry while
+// the output is stalled (then c_ready falls a clock later)
+always @(posedge clk) begin
+    if (!m_axis_tvalid || m_axis_tready) begin
+        if (k_valid) begin
+            m_axis_tdata <= k_data;
+            m_axis_tkeep <= k_keep;
+            m_axis_tlast <= k_last;
+            m_axis_tlen <= k_len;
+            m_axis_tvalid <= 1'b1;
+            k_valid <= 1'b0;
+        end else begin
+            m_axis_tdata <= c_data;
+            m_axis_tkeep <= c_keep;
+            m_axis_tlast <= last_beat;
+            m_axis_tlen <= c_len;
+            m_axis_tvalid <= c_valid;
+        end
+    end else if (pop) begin
+        k_data <= c_data;
+        k_keep <= c_keep;
+        k_last <= last_beat;
+        k_len <= c_len;
+        k_valid <= 1'b1;
+    end
+    if (rst) begin
+        m_axis_tvalid <= 1'b0;
+        k_valid <= 1'b0;
+    end
+end
 // each beat uses one word, and the last one may use none more
 wire [2:0] used = pop ? ((last_beat && q_cnt == 0) ? 3'd0 : 3'd1) : 3'd0;
 

@@ -197,9 +197,10 @@ localparam [4:0] R_IDLE = 5'd0, R_HDR_GO = 5'd1, R_HDR = 5'd2,
                  R_DROP = 5'd18, R_P1 = 5'd19, R_P2 = 5'd20,
                  R_P3 = 5'd21, R_P4 = 5'd22, R_CHK0 = 5'd23,
                  R_B1 = 5'd24, R_B2 = 5'd25, R_B3 = 5'd26, R_IP4 = 5'd27,
-                 R_CS_END = 5'd28;
+                 R_CS_END = 5'd28, R_CS_END2 = 5'd29, R_B0 = 5'd30;
 
 reg  [4:0]    state = R_IDLE;
+reg  [1:0]    p_wait = 0;        // clocks in R_P4 and R_IP4
 reg  [9:0]    fr_start = 0;      // ring word of the frame
 reg  [13:0]   fr_len = 0;
 reg  [1279:0] hreg = 0;
@@ -213,8 +214,9 @@ reg  [13:0]   out_len = 0;
 assign idle = state == R_IDLE && q_cnt == 0 && !as_busy && f_bytes == 0 &&
               !s_axis_tvalid;
 
-// The header's fields and what follows from them are registered over four
-// clocks once the header is in (R_P1..R_P4), each a few LUT levels deep
+// The header's fields and what follows from them are registered over seven
+// clocks once the header is in (R_P1..R_P3, then R_P4 for four clocks while
+// the IPv4 header's sum is checked), each a few LUT levels deep
 // (docs/rtl.md, "Logic depth"); they stay until the next frame's header.
 
 // R_P1: the parser's results
@@ -291,23 +293,19 @@ wire bad_ip_ours = p_result == 2'd2 && {6'd0, p_l3_off} + 14'd10 <= fr_len &&
                    ((ip_vn == 4'd4 && ip_b9 == 8'd253) ||
                     (ip_vn == 4'd6 && ip_b6 == 8'd253));
 
-// R_P2 too: the IPv4 header's sum (checksum field as 0) and the
-// pseudo-header addresses' sum
-wire [22:0] ip4_sum_c, addr_sum_c;
-nic_hsum hs_ip4 (.hdr(hreg), .lo(p_l3_off), .hi(p_l3_off + p_ip_hlen), .sum(ip4_sum_c));
-nic_hsum hs_addr (
-    .hdr(hreg),
-    .lo(p_ip_ver == 4'd4 ? p_l3_off + 8'd12 : p_l3_off + 8'd8),
-    .hi(p_ip_ver == 4'd4 ? p_l3_off + 8'd20 : p_l3_off + 8'd40),
-    .sum(addr_sum_c)
-);
-reg  [22:0] ip4_sum = 0, addr_sum = 0;
+// the IPv4 header's sum (checksum field as 0) and the pseudo-header
+// addresses' sum: nic_hsum, 3 clocks after the header and the bounds
+// settle (the bounds a clock after the parse, R_P2): there from R_P5 on
+// (R_P4 waits; hs_ip4n uses ip4_hi later)
+reg  [7:0]  addr_lo = 0, addr_hi = 0, ip4_hi = 0;
 always @(posedge clk) begin
-    if (state == R_P2) begin
-        ip4_sum <= ip4_sum_c;
-        addr_sum <= addr_sum_c;
-    end
+    addr_lo <= p_ip_ver == 4'd4 ? p_l3_off + 8'd12 : p_l3_off + 8'd8;
+    addr_hi <= p_ip_ver == 4'd4 ? p_l3_off + 8'd20 : p_l3_off + 8'd40;
+    ip4_hi <= p_l3_off + p_ip_hlen;
 end
+wire [22:0] ip4_sum, addr_sum;
+nic_hsum hs_ip4 (.clk(clk), .hdr(hreg), .lo(p_l3_off), .hi(ip4_hi), .sum(ip4_sum));
+nic_hsum hs_addr (.clk(clk), .hdr(hreg), .lo(addr_lo), .hi(addr_hi), .sum(addr_sum));
 
 // R_P3: the chunk header's bound (codec.md, section 6), positions in the
 // frame (17 bits: range_off can be large), the IPv4 checksum folded;
@@ -337,7 +335,6 @@ always @(posedge clk) begin
         tail <= {2'd0, p_ip_end} - body_end_c[15:0];
         // l4_off + l4len + off + raw + tail, the terms that cancel taken out
         new_end <= {3'd0, p_ip_end} + {1'b0, ch_raw} - {1'b0, ch_body} - 17'd16;
-        ip4_fold_r <= ip4_fold;
         shim_ok <= sh_magic == 8'h49 && sh_ver == 8'h10 &&
                    ((sh_proto == 8'd17 && sh_l4len == 8'd8) ||
                     (sh_proto == 8'd6 && sh_l4len >= 8'd20 && sh_l4len <= 8'd60 &&
@@ -349,8 +346,10 @@ always @(posedge clk) begin
                     ch_rsvd == 0 && ch_raw <= 16'd9000 && ch_raw != 0 &&
                     {1'b0, ch_body} <= c_bound;
         lens_ok <= body_end <= {3'd0, p_ip_end} && new_end <= 17'd9018;
-        ip4_ok <= p_ip_ver != 4'd4 || ~ip4_fold_r == ip4_field;
     end
+    // the IPv4 checksum's check, from hs_ip4's sum (R_P4 waits for it)
+    ip4_fold_r <= ip4_fold;
+    ip4_ok <= p_ip_ver != 4'd4 || ~ip4_fold_r == ip4_field;
 end
 
 wire hdr_ok = !p_fragment && seg_ok && shim_ok && chunk_ok && lens_ok;
@@ -364,6 +363,7 @@ wire         ra_ready;
 wire [255:0] ra_tdata;
 wire [31:0]  ra_tkeep;
 wire         ra_tvalid, ra_tlast;
+wire [5:0]   ra_tlen;
 wire         ra_tready;
 
 wire         as_rda_valid, as_rdb_valid;
@@ -381,7 +381,7 @@ nic_rd_stream #(.ADDR_W(RING_AW)) rd_a (
     .start_len(sending ? as_rda_len : ra_len),
     .ram_re(a_re), .ram_raddr(a_raddr), .ram_rdata(a_rdata),
     .m_axis_tdata(ra_tdata), .m_axis_tkeep(ra_tkeep), .m_axis_tvalid(ra_tvalid),
-    .m_axis_tready(ra_tready), .m_axis_tlast(ra_tlast)
+    .m_axis_tready(ra_tready), .m_axis_tlast(ra_tlast), .m_axis_tlen(ra_tlen)
 );
 
 assign ra_tready = sending ? as_rda_tready :
@@ -390,36 +390,51 @@ assign ra_tready = sending ? as_rda_tready :
 
 wire         rb_ready;
 wire [255:0] rb_tdata;
-wire [31:0]  rb_tkeep;
 wire         rb_tvalid, rb_tlast;
+wire [5:0]   rb_tlen;
 
 nic_rd_stream #(.ADDR_W(9)) rd_b (
     .clk(clk), .rst(rst),
     .start_valid(as_rdb_valid), .start_ready(rb_ready),
     .start_addr(as_rdb_addr), .start_len(as_rdb_len),
     .ram_re(b_re), .ram_raddr(b_raddr), .ram_rdata(b_rdata),
-    .m_axis_tdata(rb_tdata), .m_axis_tkeep(rb_tkeep), .m_axis_tvalid(rb_tvalid),
-    .m_axis_tready(as_rdb_tready), .m_axis_tlast(rb_tlast)
+    .m_axis_tdata(rb_tdata),
+    /* verilator lint_off PINCONNECTEMPTY */
+    .m_axis_tkeep(),   // (the assembler counts bytes by tlen)
+    /* verilator lint_on PINCONNECTEMPTY */
+    .m_axis_tvalid(rb_tvalid),
+    .m_axis_tready(as_rdb_tready), .m_axis_tlast(rb_tlast), .m_axis_tlen(rb_tlen)
 );
 
 // byte address in the ring of frame offset o
 wire [14:0] fbase = {fr_start, 5'd0};
 
 // ---- checksum pass over [l4_off, ip_end): all, L4 header + prefix, suffix --
-reg  [13:0] cs_pos = 0;
-reg  [31:0] sum_all = 0, sum_hp = 0, sum_suf = 0;
-wire [13:0] hp_start = 14'd16;
-wire [13:0] hp_end = 14'd16 + {6'd0, sh_l4len} + sh_off[13:0];
-wire [13:0] suf_start = body_end[13:0] - {6'd0, p_l4_off};
+// (stream offsets: the pass starts at l4_off; nic_csum_acc's sums are
+// there 3 clocks after the last beat: R_CS_END and R_CS_END2 wait)
+reg  [13:0] hp_end = 0, suf_start = 0;
+wire [31:0] sum_all, sum_hp, sum_suf;
+wire        cs_start = state == R_CSUM_GO;
+wire        cs_beat = state == R_CSUM && ra_tvalid;
 
-wire [31:0] hp_keep = ra_tkeep & ~below(cs_pos, hp_start) & below(cs_pos, hp_end);
-wire [31:0] suf_keep = ra_tkeep & ~below(cs_pos, suf_start);
-wire [20:0] all_beat, hp_beat, suf_beat;
-reg  [20:0] all_beat_r = 0, hp_beat_r = 0, suf_beat_r = 0;
-reg         cs_acc = 1'b0;
-nic_sum sum_all_b (.data(ra_tdata), .keep(ra_tkeep), .sum(all_beat));
-nic_sum sum_hp_b (.data(ra_tdata), .keep(hp_keep), .sum(hp_beat));
-nic_sum sum_suf_b (.data(ra_tdata), .keep(suf_keep), .sum(suf_beat));
+// (sh_* are taken in R_P2, body_end in R_P3: both settled by R_PARSE)
+always @(posedge clk) begin
+    hp_end <= 14'd16 + {6'd0, sh_l4len} + sh_off[13:0];
+    suf_start <= body_end[13:0] - {6'd0, p_l4_off};
+end
+
+nic_csum_acc sum_all_b (
+    .clk(clk), .start(cs_start), .lo(14'd0), .hi(14'h3fff),
+    .beat(cs_beat), .data(ra_tdata), .keep(ra_tkeep), .sum(sum_all)
+);
+nic_csum_acc sum_hp_b (
+    .clk(clk), .start(cs_start), .lo(14'd16), .hi(hp_end),
+    .beat(cs_beat), .data(ra_tdata), .keep(ra_tkeep), .sum(sum_hp)
+);
+nic_csum_acc sum_suf_b (
+    .clk(clk), .start(cs_start), .lo(suf_start), .hi(14'h3fff),
+    .beat(cs_beat), .data(ra_tdata), .keep(ra_tkeep), .sum(sum_suf)
+);
 
 wire [15:0] seg_in = {2'd0, p_ip_end} - {8'd0, p_l4_off};
 // R_CHK0: the shim's checksum summed; R_CHECK: folded and compared
@@ -440,12 +455,9 @@ wire         d_tvalid, d_tlast;
 wire [0:0]   d_tuser;
 wire         d_status_valid, d_status_error;
 reg  [8:0]   b_wptr = 0;
-reg  [31:0]  range_sum = 0;
+wire [31:0]  range_sum;
 reg          dec_err = 1'b0;
 reg          dec_out_done = 1'b0, dec_in_done = 1'b0;
-wire [20:0]  d_beat;
-reg  [20:0]  d_beat_r = 0;
-reg          rng_acc = 1'b0;
 
 inc_decompressor #(.LANES(8)) decomp (
     .clk(clk), .rst(rst),
@@ -458,7 +470,14 @@ inc_decompressor #(.LANES(8)) decomp (
     .status_valid(d_status_valid), .status_error(d_status_error)
 );
 
-nic_sum sum_range (.data(d_tdata), .keep(d_tkeep), .sum(d_beat));
+// the restored range's sum, over the beats as they are written (R_CHECK
+// starts it; there 3 clocks after the last beat: R_B0 waits one)
+wire rng_beat = state == R_DEC && d_tvalid && !dec_out_done;
+
+nic_csum_acc sum_range (
+    .clk(clk), .start(state == R_CHECK), .lo(14'd0), .hi(14'h3fff),
+    .beat(rng_beat), .data(d_tdata), .keep(d_tkeep), .sum(range_sum)
+);
 
 // ---- the restored headers ----------------------------------------------------
 
@@ -466,17 +485,29 @@ nic_sum sum_range (.data(d_tdata), .keep(d_tkeep), .sum(d_beat));
 // folded; R_B2: the L4 checksum's sum; R_B3: the checksum and the IP
 // lengths)
 wire [15:0] f_hp, f_suf, f_range;
-nic_fold fold_hp (.acc(sum_hp - {16'd0, in_csum}), .folded(f_hp));
+// the carried L4 checksum taken out of the header and prefix's sum, a
+// register ahead of its fold (both settled long before R_B1)
+reg  [31:0] hp_acc = 0;
+always @(posedge clk)
+    hp_acc <= sum_hp - {16'd0, in_csum};
+nic_fold fold_hp (.acc(hp_acc), .folded(f_hp));
 nic_fold fold_suf (.acc(sum_suf), .folded(f_suf));
 nic_fold fold_range (.acc(range_sum), .folded(f_range));
 reg  [15:0] f_hp_r = 0, range_sw = 0, suf_sw = 0;
-wire [15:0] seg_out = new_end[15:0] - {8'd0, p_l4_off};
+// lengths of the restored frame, from new_end (R_P3 on), a register each
+reg  [15:0] seg_out = 0;
 reg  [31:0] l4_acc = 0;
 wire [15:0] l4_fold;
 nic_fold fold_l4 (.acc(l4_acc), .folded(l4_fold));
 wire        udp_none = sh_proto == 8'd17 && p_ip_ver == 4'd4 && in_csum == 16'd0;
 reg  [15:0] l4_c = 0;
 reg  [15:0] ip_total = 0, plen6 = 0;
+
+always @(posedge clk) begin
+    seg_out <= new_end[15:0] - {8'd0, p_l4_off};
+    ip_total <= new_end[15:0] - {8'd0, p_l3_off};
+    plen6 <= ip_total - 16'd40;
+end
 
 always @(posedge clk) begin
     if (state == R_B1) begin
@@ -490,8 +521,6 @@ always @(posedge clk) begin
     if (state == R_B3) begin
         l4_c <= udp_none ? 16'd0 :
                 (~l4_fold == 16'd0 && sh_proto == 8'd17 ? 16'hffff : ~l4_fold);
-        ip_total <= new_end[15:0] - {8'd0, p_l3_off};
-        plen6 <= new_end[15:0] - {8'd0, p_l3_off} - 16'd40;
     end
 end
 wire [7:0]    out_csum_rel = sh_proto == 8'd6 ? 8'd16 : 8'd6;
@@ -544,13 +573,10 @@ endgenerate
 
 reg  [1279:0] hb = 0;
 reg  [7:0]    hb_len = 0;
-// R_IP4: the restored IPv4 header's sum, folded into it in R_BUILD2
-wire [22:0]   ip4n_sum_c;
-reg  [22:0]   ip4n_sum = 0;
-nic_hsum hs_ip4n (.hdr(hb), .lo(p_l3_off), .hi(p_l3_off + p_ip_hlen), .sum(ip4n_sum_c));
-always @(posedge clk)
-    if (state == R_IP4)
-        ip4n_sum <= ip4n_sum_c;
+// R_IP4 (3 clocks): the restored IPv4 header's sum, folded into it in
+// R_BUILD2
+wire [22:0]   ip4n_sum;
+nic_hsum hs_ip4n (.clk(clk), .hdr(hb), .lo(p_l3_off), .hi(ip4_hi), .sum(ip4n_sum));
 wire [15:0]   ip4n_fold;
 nic_fold fold_ip4n (.acc({9'd0, ip4n_sum}), .folded(ip4n_fold));
 wire [15:0]   ip4n_c = ~ip4n_fold;
@@ -597,12 +623,12 @@ nic_assembler #(.A_AW(15), .B_AW(14)) asm_rx (
     .seg2_len(restore ? tail[15:0] : 16'd0),
     .rda_start_valid(as_rda_valid), .rda_start_ready(ra_ready),
     .rda_start_addr(as_rda_addr), .rda_start_len(as_rda_len),
-    .rda_tdata(ra_tdata), .rda_tkeep(ra_tkeep), .rda_tvalid(ra_tvalid),
-    .rda_tready(as_rda_tready), .rda_tlast(ra_tlast),
+    .rda_tdata(ra_tdata), .rda_tvalid(ra_tvalid),
+    .rda_tready(as_rda_tready), .rda_tlast(ra_tlast), .rda_tlen(ra_tlen),
     .rdb_start_valid(as_rdb_valid), .rdb_start_ready(rb_ready),
     .rdb_start_addr(as_rdb_addr), .rdb_start_len(as_rdb_len),
-    .rdb_tdata(rb_tdata), .rdb_tkeep(rb_tkeep), .rdb_tvalid(rb_tvalid),
-    .rdb_tready(as_rdb_tready), .rdb_tlast(rb_tlast),
+    .rdb_tdata(rb_tdata), .rdb_tvalid(rb_tvalid),
+    .rdb_tready(as_rdb_tready), .rdb_tlast(rb_tlast), .rdb_tlen(rb_tlen),
     .m_axis_tdata(o_tdata), .m_axis_tkeep(o_tkeep), .m_axis_tvalid(o_tvalid),
     .m_axis_tready(wr_ready && state == R_WDATA), .m_axis_tlast(o_tlast)
 );
@@ -634,21 +660,13 @@ wire [10:0] frame_words = {1'b0, fr_len[13:5]} + {10'd0, fr_len[4:0] != 5'd0};
 assign pop_frame = (state == R_DONE && dones == 2'd2) || state == R_DROP;
 assign pop_words = frame_words;
 
+integer hw;
 always @(posedge clk) begin
     ra_go <= 1'b0;
     as_go <= 1'b0;
     b_we <= 1'b0;
     event_done <= 1'b0;
     stat_inc <= 0;
-    cs_acc <= 1'b0;
-    rng_acc <= 1'b0;
-    if (cs_acc) begin
-        sum_all <= sum_all + {11'd0, all_beat_r};
-        sum_hp <= sum_hp + {11'd0, hp_beat_r};
-        sum_suf <= sum_suf + {11'd0, suf_beat_r};
-    end
-    if (rng_acc)
-        range_sum <= range_sum + {11'd0, d_beat_r};
     // ingress counters
     stat_inc[15:0] <= {15'd0, i_frame};                    // rx_frames
     stat_inc[31:16] <= {2'd0, i_bytes};                    // rx_bytes
@@ -671,7 +689,11 @@ always @(posedge clk) begin
     R_HDR_GO: state <= R_HDR;
     R_HDR: begin
         if (ra_tvalid) begin
-            hreg[{hdr_word, 8'd0} +: 256] <= masked(ra_tdata, ra_tkeep);
+            // a decoded write, not an indexed part-select (a
+            // 1280-bit shifter by yosys)
+            for (hw = 0; hw < 5; hw = hw + 1)
+                if (hdr_word == hw[2:0])
+                    hreg[256*hw +: 256] <= masked(ra_tdata, ra_tkeep);
             hdr_word <= hdr_word + 3'd1;
             if (ra_tlast)
                 state <= R_P1;
@@ -679,8 +701,16 @@ always @(posedge clk) begin
     end
     R_P1: state <= R_P2;        // the parse is taken (nic_hdr_parse_reg)
     R_P2: state <= R_P3;
-    R_P3: state <= R_P4;
-    R_P4: state <= R_PARSE;
+    R_P3: begin
+        p_wait <= 0;
+        state <= R_P4;
+    end
+    R_P4: begin
+        // 4 clocks: hs_ip4's sum, its fold and its check (ip4_ok)
+        p_wait <= p_wait + 2'd1;
+        if (p_wait == 2'd3)
+            state <= R_PARSE;
+    end
     R_PARSE: begin
         restore <= 1'b0;
         drop_bad <= 1'b0;
@@ -697,27 +727,17 @@ always @(posedge clk) begin
             ra_go <= 1'b1;
             ra_start <= fbase + {7'd0, p_l4_off};
             ra_len <= seg_in;
-            cs_pos <= 0;
-            sum_all <= 0;
-            sum_hp <= 0;
-            sum_suf <= 0;
             state <= R_CSUM_GO;
         end
     end
     R_CSUM_GO: state <= R_CSUM;
     R_CSUM: begin
-        if (ra_tvalid) begin
-            // summed a clock later (cs_acc): R_CS_END waits for the last
-            all_beat_r <= all_beat;
-            hp_beat_r <= hp_beat;
-            suf_beat_r <= suf_beat;
-            cs_acc <= 1'b1;
-            cs_pos <= cs_pos + 14'd32;
-            if (ra_tlast)
-                state <= R_CS_END;
-        end
+        // every beat is summed (cs_beat)
+        if (ra_tvalid && ra_tlast)
+            state <= R_CS_END;
     end
-    R_CS_END: state <= R_CHK0;
+    R_CS_END: state <= R_CS_END2;
+    R_CS_END2: state <= R_CHK0;
     R_CHK0: state <= R_CHECK;
     R_CHECK: begin
         if (!shim_csum_ok) begin
@@ -728,7 +748,6 @@ always @(posedge clk) begin
             ra_start <= fbase + body_at[14:0];
             ra_len <= ch_body;
             b_wptr <= 0;
-            range_sum <= 0;
             dec_err <= 1'b0;
             dec_out_done <= 1'b0;
             dec_in_done <= 1'b0;
@@ -749,9 +768,7 @@ always @(posedge clk) begin
             b_waddr <= b_wptr;
             b_wdata <= d_tdata;
             b_wptr <= b_wptr + 9'd1;
-            // summed a clock later (rng_acc); R_B1 comes after that
-            d_beat_r <= d_beat;
-            rng_acc <= 1'b1;
+            // summed (rng_beat); R_B0 waits for the sum
             if (d_tlast) begin
                 if (d_tuser[0])
                     dec_err <= 1'b1;
@@ -759,8 +776,9 @@ always @(posedge clk) begin
             end
         end
         if (dec_out_done && (dec_in_done || ra_ready))
-            state <= R_B1;
+            state <= R_B0;
     end
+    R_B0: state <= R_B1;
     R_B1: state <= R_B2;
     R_B2: state <= R_B3;
     R_B3: state <= R_BUILD1;
@@ -773,10 +791,16 @@ always @(posedge clk) begin
             hb <= hb_next;
             hb_len <= p_l4_off + sh_l4len;
             out_len <= new_end[13:0];
+            p_wait <= 0;
             state <= R_IP4;
         end
     end
-    R_IP4: state <= R_BUILD2;
+    R_IP4: begin
+        // hs_ip4n's sum of hb is there 3 clocks after hb changed
+        p_wait <= p_wait + 2'd1;
+        if (p_wait == 2'd2)
+            state <= R_BUILD2;
+    end
     R_BUILD2: begin
         if (p_ip_ver == 4'd4) begin
             // (the IP header starts at byte 14, 18 or 22)

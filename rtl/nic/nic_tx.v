@@ -85,7 +85,7 @@ localparam [4:0] T_IDLE = 5'd0, T_DREQ = 5'd1, T_DWAIT = 5'd2,
                  T_CSUM = 5'd9, T_BUILD1 = 5'd10, T_BUILD2 = 5'd11,
                  T_BUILD3 = 5'd12, T_SEND = 5'd13, T_SENDING = 5'd14,
                  T_SREQ = 5'd15, T_SDATA = 5'd16, T_SWAIT = 5'd17,
-                 T_PWAIT = 5'd18,
+                 T_PWAIT = 5'd18, T_CS_END = 5'd19,
                  T_SUMS = 5'd22, T_SHIM1 = 5'd23, T_SHIM2 = 5'd24,
                  T_IP4 = 5'd25, T_SLOT = 5'd26;
 
@@ -141,10 +141,10 @@ reg  [1279:0] hreg = 0;
 reg  [3:0]    fetch_word = 0;
 reg  [8:0]    a_wptr = 0;
 
-// The header's fields and what follows from them pass four registers (P1
-// to P4), each a few LUT levels deep (docs/rtl.md, "Logic depth"), every
+// The header's fields and what follows from them pass six registers (P1
+// to P6), each a few LUT levels deep (docs/rtl.md, "Logic depth"), every
 // clock; hdr_age counts the clocks since hreg last changed, so T_PARSE
-// acts once P4 holds this frame's outcome. For a frame longer than its 160
+// acts once P6 holds this frame's outcome. For a frame longer than its 160
 // header bytes that is already true when the fetch ends.
 wire [7:0]   pc_l4_len;
 wire         pc_l4_ok;
@@ -173,18 +173,20 @@ nic_l4_parse parse4 (
     .ok(pc_l4_ok), .l4_len(pc_l4_len)
 );
 
-// P3: where the payload and the range are
+// P3: where the payload starts; P4: its length, the range's start; P5:
+// the range's end, the payload left after the offset (one adder each)
 reg  [13:0] pay_off = 0, p_pay_len = 0;
 reg  [13:0] rs = 0;                                // range start in the frame
 reg  [13:0] re_ = 0;                               // range end
-wire [13:0] pay_off_c = {6'd0, p_l4_off} + {6'd0, p_l4_len};
+reg  [13:0] pay_rem = 0;                           // payload after d_off
+reg         off_ok = 1'b0;                         // d_off inside the payload
 
 reg [7:0] outcome = 0;
 
 wire params_ok = d_k >= 8'd1 && d_k <= 8'd24 && (d_mode == 8'd1 || d_mode == 8'd2);
-wire range_ok = d_rlen != 0 && d_off[15:14] == 0 && d_off[13:0] <= p_pay_len &&
-                d_rlen <= {2'd0, p_pay_len - d_off[13:0]} && d_rlen <= 16'd9000;
-// P4: the outcome, registered (T_PARSE acts on it)
+wire range_ok = d_rlen != 0 && d_off[15:14] == 0 && off_ok &&
+                d_rlen <= {2'd0, pay_rem} && d_rlen <= 16'd9000;
+// P6: the outcome, registered (T_PARSE acts on it)
 reg  [7:0] decide = 0;
 wire [7:0] decide_c = !d_comp ? R_NOT_ASKED :
                     p_result != 2'd0 ? R_NOT_IP :
@@ -201,14 +203,16 @@ always @(posedge clk) begin
     p_l4_ok <= pc_l4_ok;
     p_l4_len <= pc_l4_len;
 
-    pay_off <= pay_off_c;
-    p_pay_len <= p_ip_end - pay_off_c;
-    rs <= pay_off_c + d_off[13:0];
-    re_ <= pay_off_c + d_off[13:0] + d_rlen[13:0];
+    pay_off <= {6'd0, p_l4_off} + {6'd0, p_l4_len};
+    p_pay_len <= p_ip_end - pay_off;
+    rs <= pay_off + d_off[13:0];
+    re_ <= rs + d_rlen[13:0];
+    pay_rem <= p_pay_len - d_off[13:0];
+    off_ok <= d_off[13:0] <= p_pay_len;
 
     decide <= decide_c;
 
-    if (hdr_age != 3'd4)
+    if (hdr_age != 3'd6)
         hdr_age <= hdr_age + 3'd1;
     if (hreg_wr)
         hdr_age <= 0;
@@ -222,6 +226,7 @@ wire         ra_ready;
 wire [255:0] ra_tdata;
 wire [31:0]  ra_tkeep;
 wire         ra_tvalid, ra_tlast;
+wire [5:0]   ra_tlen;
 wire         ra_tready;
 
 // the assembler's use of reader A and B
@@ -242,22 +247,25 @@ nic_rd_stream #(.ADDR_W(9)) rd_a (
     .m_axis_tvalid(ra_tvalid),
     .m_axis_tready(sending ? as_rda_tready :
                    (state == T_COMP ? c_s_tready : ra_tready)),
-    .m_axis_tlast(ra_tlast)
+    .m_axis_tlast(ra_tlast), .m_axis_tlen(ra_tlen)
 );
 
 wire         rb_ready;
 wire [255:0] rb_tdata;
-wire [31:0]  rb_tkeep;
 wire         rb_tvalid, rb_tlast;
+wire [5:0]   rb_tlen;
 
 nic_rd_stream #(.ADDR_W(9)) rd_b (
     .clk(clk), .rst(rst),
     .start_valid(as_rdb_valid), .start_ready(rb_ready),
     .start_addr(as_rdb_addr), .start_len(as_rdb_len),
     .ram_re(b_re), .ram_raddr(b_raddr), .ram_rdata(b_rdata),
-    .m_axis_tdata(rb_tdata), .m_axis_tkeep(rb_tkeep),
+    .m_axis_tdata(rb_tdata),
+    /* verilator lint_off PINCONNECTEMPTY */
+    .m_axis_tkeep(),   // (the assembler counts bytes by tlen)
+    /* verilator lint_on PINCONNECTEMPTY */
     .m_axis_tvalid(rb_tvalid), .m_axis_tready(as_rdb_tready),
-    .m_axis_tlast(rb_tlast)
+    .m_axis_tlast(rb_tlast), .m_axis_tlen(rb_tlen)
 );
 
 // ---- the compressor ----
@@ -285,7 +293,7 @@ reg  [511:0] sp_data = 0;
 reg  [63:0]  sp_keep = 0;
 reg          sp_full = 1'b0, sp_half = 1'b0, sp_last = 1'b0;
 reg  [13:0]  body_len = 0;
-reg  [31:0]  body_sum = 0;
+wire [31:0]  body_sum;
 reg          body_done = 1'b0;
 reg          body_err = 1'b0;
 
@@ -294,47 +302,72 @@ assign c_tready = state == T_COMP && !sp_full;
 
 wire [255:0] sp_word = sp_half ? sp_data[511:256] : sp_data[255:0];
 wire [31:0]  sp_wkeep = sp_half ? sp_keep[63:32] : sp_keep[31:0];
-wire [20:0]  sp_sum;
-reg  [20:0]  sp_sum_r = 0;
 reg  [5:0]   sp_n_r = 0;
 reg          sp_acc = 1'b0;
 
-nic_sum sum_body (.data(sp_word), .keep(sp_wkeep), .sum(sp_sum));
+// the body's sum, over the words as they are written (T_PARSE starts it)
+nic_csum_acc sum_body (
+    .clk(clk), .start(state == T_PARSE), .lo(14'd0), .hi(14'h3fff),
+    .beat(state == T_COMP && sp_full), .data(sp_word), .keep(sp_wkeep),
+    .sum(body_sum)
+);
 
 // ---- checksum pass over [l4_off, ip_end) ----
-reg  [13:0] cs_pos = 0;           // stream position of the current beat
-reg  [31:0] sum_pre = 0, sum_suf = 0;
-wire [13:0] pre_end = {6'd0, p_l4_len} + d_off[13:0];     // stream offsets
-wire [13:0] suf_start = pre_end + d_rlen[13:0];
+// the sums of the L4 header and the payload before the range, and of the
+// payload after it (stream offsets: the pass starts at l4_off), pipelined
+// (nic_csum_acc: there 3 clocks after the last beat; T_CS_END waits one)
+reg  [13:0] pre_end = 0, suf_start = 0;
+wire [31:0] sum_pre, sum_suf;
+wire        cs_start = state == T_COMP && body_done;
+wire        cs_beat = state == T_CSUM && ra_tvalid;
 
-wire [31:0] pre_keep = ra_tkeep & below(cs_pos, pre_end);
-wire [31:0] suf_keep = ra_tkeep & ~below(cs_pos, suf_start);
-wire [20:0] pre_beat, suf_beat;
-reg  [20:0] pre_beat_r = 0, suf_beat_r = 0;
-reg         cs_acc = 1'b0;
+always @(posedge clk) begin
+    pre_end <= {6'd0, p_l4_len} + d_off[13:0];
+    suf_start <= pre_end + d_rlen[13:0];
+end
 
-nic_sum sum_pre_b (.data(ra_tdata), .keep(pre_keep), .sum(pre_beat));
-nic_sum sum_suf_b (.data(ra_tdata), .keep(suf_keep), .sum(suf_beat));
+nic_csum_acc sum_pre_b (
+    .clk(clk), .start(cs_start), .lo(14'd0), .hi(pre_end),
+    .beat(cs_beat), .data(ra_tdata), .keep(ra_tkeep), .sum(sum_pre)
+);
+nic_csum_acc sum_suf_b (
+    .clk(clk), .start(cs_start), .lo(suf_start), .hi(14'h3fff),
+    .beat(cs_beat), .data(ra_tdata), .keep(ra_tkeep), .sum(sum_suf)
+);
 
 // ---- building the header block ----
 reg  [13:0]  new_end = 0;         // end of the IP packet, compressed
 reg  [1279:0] hb = 0;
 reg  [7:0]   hb_len = 0;
-wire [15:0]  ip_total = {2'd0, new_end} - {8'd0, p_l3_off};
-wire [15:0]  seg_len = {2'd0, new_end} - {8'd0, p_l4_off};
+// the lengths of the new frame, a clock after new_end (T_BUILD1) and one
+// more for plen6: ready in T_SHIM1 and T_SHIM2
+reg  [15:0]  ip_total = 0, seg_len = 0, plen6 = 0;
+// new_end without the body: p_ip_end + 16 - d_rlen, ready long before
+reg  [13:0]  end_nb1 = 0, end_nb = 0;
+// bounds in the header, from the parse: the addresses of the
+// pseudo-header, the end of the IPv4 header, the shim's end, the L4
+// header's end in the new frame
+reg  [7:0]   addr_lo = 0, addr_hi = 0, ip4_hi = 0, shim_end = 0, l4_hdr_end = 0;
 
-// pseudo-header addresses
-// (registered in P2)
-wire [22:0] addr_sum_c;
-reg  [22:0] addr_sum = 0;
+always @(posedge clk) begin
+    ip_total <= {2'd0, new_end} - {8'd0, p_l3_off};
+    seg_len <= {2'd0, new_end} - {8'd0, p_l4_off};
+    plen6 <= ip_total - 16'd40;
+    end_nb1 <= p_ip_end - d_rlen[13:0];
+    end_nb <= end_nb1 + 14'd16;
+    addr_lo <= p_ip_ver == 4'd4 ? p_l3_off + 8'd12 : p_l3_off + 8'd8;
+    addr_hi <= p_ip_ver == 4'd4 ? p_l3_off + 8'd20 : p_l3_off + 8'd40;
+    ip4_hi <= p_l3_off + p_ip_hlen;
+    shim_end <= p_l4_off + 8'd16;
+    l4_hdr_end <= shim_end + p_l4_len;
+end
+
+// the pseudo-header addresses' sum (nic_hsum: 3 clocks after the header
+// and the bounds settle; used in T_SHIM1, long after)
+wire [22:0] addr_sum;
 nic_hsum hs_addr (
-    .hdr(hreg),
-    .lo(p_ip_ver == 4'd4 ? p_l3_off + 8'd12 : p_l3_off + 8'd8),
-    .hi(p_ip_ver == 4'd4 ? p_l3_off + 8'd20 : p_l3_off + 8'd40),
-    .sum(addr_sum_c)
+    .clk(clk), .hdr(hreg), .lo(addr_lo), .hi(addr_hi), .sum(addr_sum)
 );
-always @(posedge clk)
-    addr_sum <= addr_sum_c;
 
 // T_SUMS: the sums of the body, the prefix and the suffix folded
 wire [15:0] f_body, f_suf, f_pre;
@@ -350,11 +383,14 @@ wire [15:0] sh_w1 = {p_proto, p_l4_len};
 wire [15:0] sh_w4 = {d_mode, d_k};
 wire [15:0] sh_w5 = {d_rlen[7:0], d_rlen[15:8]};
 wire [15:0] sh_w6 = {body_len[7:0], 2'd0, body_len[13:8]};
-// T_SHIM1: the shim's checksum summed, T_SHIM2: folded
-wire [31:0] shim_acc_c = {9'd0, addr_sum} + 32'd253 + {16'd0, seg_len} +
-                       {16'd0, sh_w0} + {16'd0, sh_w1} + {16'd0, d_off} +
-                       {16'd0, sh_w4} + {16'd0, sh_w5} + {16'd0, sh_w6} +
-                       {16'd0, f_pre_r} + {16'd0, body_sw} + {16'd0, suf_sw};
+// the terms known from the parse on, summed every clock; T_SHIM1: the
+// rest added, T_SHIM2: folded
+reg  [31:0] shim_const = 0;
+always @(posedge clk)
+    shim_const <= {9'd0, addr_sum} + 32'd253 + {16'd0, sh_w0} + {16'd0, sh_w1} +
+                  {16'd0, d_off} + {16'd0, sh_w4} + {16'd0, sh_w5};
+wire [31:0] shim_acc_c = shim_const + {16'd0, seg_len} + {16'd0, sh_w6} +
+                         {16'd0, f_pre_r} + {16'd0, body_sw} + {16'd0, suf_sw};
 reg  [31:0] shim_acc = 0;
 wire [15:0] shim_fold;
 nic_fold fold_shim (.acc(shim_acc), .folded(shim_fold));
@@ -368,8 +404,6 @@ wire [127:0] shim_bytes = {16'd0, 2'd0, body_len[13:8], body_len[7:0],
                            d_rlen[15:8], d_rlen[7:0], d_k, d_mode,
                            shim_c[7:0], shim_c[15:8], d_off[7:0], d_off[15:8],
                            p_l4_len, p_proto, 8'h10, 8'h49};
-wire [15:0]  plen6 = ip_total - 16'd40;
-wire [7:0]   l4_hdr_end = p_l4_off + 8'd16 + p_l4_len;
 wire [1279:0] hb_next;
 
 genvar j;
@@ -398,7 +432,7 @@ generate
                     default: ;
                     endcase
                 end
-            end else if (jj < p_l4_off + 8'd16) begin
+            end else if (jj < shim_end) begin
                 v = shim_bytes[{sh_i, 3'd0} +: 8];
             end else if (jj < l4_hdr_end) begin
                 v = j >= 16 ? hreg[8*(j-16) +: 8] : 8'd0;
@@ -410,10 +444,11 @@ generate
     end
 endgenerate
 
-// T_IP4: the patched IPv4 header's sum, then (T_BUILD3) folded into it
-wire [22:0] ip4_sum_c;
-reg  [22:0] ip4_sum = 0;
-nic_hsum hs_ip4 (.hdr(hb), .lo(p_l3_off), .hi(p_l3_off + p_ip_hlen), .sum(ip4_sum_c));
+// T_IP4 (3 clocks): the patched IPv4 header's sum, then (T_BUILD3) folded
+// into it
+wire [22:0] ip4_sum;
+reg  [1:0]  ip4_wait = 0;
+nic_hsum hs_ip4 (.clk(clk), .hdr(hb), .lo(p_l3_off), .hi(ip4_hi), .sum(ip4_sum));
 wire [15:0] ip4_fold;
 nic_fold fold_ip4 (.acc({9'd0, ip4_sum}), .folded(ip4_fold));
 wire [15:0] ip4_c = ~ip4_fold;
@@ -440,12 +475,12 @@ nic_assembler #(.A_AW(14), .B_AW(14)) asm_tx (
     .seg2_len(raw ? 16'd0 : {2'd0, p_ip_end - re_}),
     .rda_start_valid(as_rda_valid), .rda_start_ready(ra_ready),
     .rda_start_addr(as_rda_addr), .rda_start_len(as_rda_len),
-    .rda_tdata(ra_tdata), .rda_tkeep(ra_tkeep), .rda_tvalid(ra_tvalid),
-    .rda_tready(as_rda_tready), .rda_tlast(ra_tlast),
+    .rda_tdata(ra_tdata), .rda_tvalid(ra_tvalid),
+    .rda_tready(as_rda_tready), .rda_tlast(ra_tlast), .rda_tlen(ra_tlen),
     .rdb_start_valid(as_rdb_valid), .rdb_start_ready(rb_ready),
     .rdb_start_addr(as_rdb_addr), .rdb_start_len(as_rdb_len),
-    .rdb_tdata(rb_tdata), .rdb_tkeep(rb_tkeep), .rdb_tvalid(rb_tvalid),
-    .rdb_tready(as_rdb_tready), .rdb_tlast(rb_tlast),
+    .rdb_tdata(rb_tdata), .rdb_tvalid(rb_tvalid),
+    .rdb_tready(as_rdb_tready), .rdb_tlast(rb_tlast), .rdb_tlen(rb_tlen),
     .m_axis_tdata(o_tdata), .m_axis_tkeep(o_tkeep), .m_axis_tvalid(o_tvalid),
     .m_axis_tready(m_axis_tready), .m_axis_tlast(o_tlast)
 );
@@ -474,6 +509,7 @@ assign wr_last = 1'b1;
 assign wr_valid = state == T_SDATA;
 
 // ---- the state machine ----
+integer hw;
 always @(posedge clk) begin
     a_we <= 1'b0;
     b_we <= 1'b0;
@@ -482,15 +518,8 @@ always @(posedge clk) begin
     event_done <= 1'b0;
     stat_inc <= 0;
     sp_acc <= 1'b0;
-    cs_acc <= 1'b0;
-    if (sp_acc) begin
-        body_sum <= body_sum + {11'd0, sp_sum_r};
+    if (sp_acc)
         body_len <= body_len + {8'd0, sp_n_r};
-    end
-    if (cs_acc) begin
-        sum_pre <= sum_pre + {11'd0, pre_beat_r};
-        sum_suf <= sum_suf + {11'd0, suf_beat_r};
-    end
 
     case (state)
     T_IDLE: begin
@@ -542,7 +571,11 @@ always @(posedge clk) begin
             a_wdata <= rd_data;
             a_wptr <= a_wptr + 9'd1;
             if (fetch_word < 4'd5) begin
-                hreg[{fetch_word[2:0], 8'd0} +: 256] <= masked(rd_data, rd_keep);
+                // a decoded write, not an indexed part-select (a
+                // 1280-bit shifter by yosys)
+                for (hw = 0; hw < 5; hw = hw + 1)
+                    if (fetch_word[2:0] == hw[2:0])
+                        hreg[256*hw +: 256] <= masked(rd_data, rd_keep);
                 fetch_word <= fetch_word + 4'd1;
             end
             if (rd_last)
@@ -550,7 +583,7 @@ always @(posedge clk) begin
         end
     end
     T_PWAIT: begin
-        if (hdr_age == 3'd4)
+        if (hdr_age == 3'd6)
             state <= T_PARSE;
     end
     T_PARSE: begin
@@ -565,7 +598,6 @@ always @(posedge clk) begin
             ra_start <= rs;
             ra_len <= d_rlen;
             body_len <= 0;
-            body_sum <= 0;
             body_done <= 1'b0;
             body_err <= 1'b0;
             sp_full <= 1'b0;
@@ -594,8 +626,7 @@ always @(posedge clk) begin
             b_waddr <= b_wptr;
             b_wdata <= sp_word;
             b_wptr <= b_wptr + 9'd1;
-            // summed a clock later (sp_acc), one adder per clock
-            sp_sum_r <= sp_sum;
+            // counted a clock later (sp_acc), one adder per clock
             sp_n_r <= ones32(sp_wkeep);
             sp_acc <= 1'b1;
             if (!sp_half && sp_keep[63:32] != 0) begin
@@ -610,9 +641,6 @@ always @(posedge clk) begin
             ra_go <= 1'b1;
             ra_start <= {6'd0, p_l4_off};
             ra_len <= {2'd0, p_ip_end - {6'd0, p_l4_off}};
-            cs_pos <= 0;
-            sum_pre <= 0;
-            sum_suf <= 0;
             state <= T_CSUM_GO;
         end
     end
@@ -620,18 +648,16 @@ always @(posedge clk) begin
         state <= T_CSUM;
     end
     T_CSUM: begin
-        if (ra_tvalid) begin
-            // summed a clock later (cs_acc)
-            pre_beat_r <= pre_beat;
-            suf_beat_r <= suf_beat;
-            cs_acc <= 1'b1;
-            cs_pos <= cs_pos + 14'd32;
-            if (ra_tlast)
-                state <= T_BUILD1;
-        end
+        // every beat is summed (cs_beat); the sums are there 3 clocks
+        // after the last: T_CS_END, T_BUILD1, then T_SUMS
+        if (ra_tvalid && ra_tlast)
+            state <= T_CS_END;
+    end
+    T_CS_END: begin
+        state <= T_BUILD1;
     end
     T_BUILD1: begin
-        new_end <= p_ip_end + 14'd16 + body_len - d_rlen[13:0];
+        new_end <= end_nb + body_len;
         state <= T_SUMS;
     end
     T_SUMS: begin
@@ -659,14 +685,17 @@ always @(posedge clk) begin
             state <= T_SEND;
         end else begin
             hb <= hb_next;
-            hb_len <= p_l4_off + 8'd16 + p_l4_len;
+            hb_len <= l4_hdr_end;
             sent_len <= new_end;
+            ip4_wait <= 0;
             state <= p_ip_ver == 4'd4 ? T_IP4 : T_SEND;
         end
     end
     T_IP4: begin
-        ip4_sum <= ip4_sum_c;
-        state <= T_BUILD3;
+        // nic_hsum's sum of hb is there 3 clocks after hb changed
+        ip4_wait <= ip4_wait + 2'd1;
+        if (ip4_wait == 2'd2)
+            state <= T_BUILD3;
     end
     T_BUILD3: begin
         // the IPv4 header checksum over the patched header

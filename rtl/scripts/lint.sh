@@ -25,7 +25,7 @@ LEAVES=(inc_quant inc_quant_shift inc_quant_round inc_dequant inc_tag_offsets in
 # the NIC (rtl/nic): the top and its blocks
 NIC_DIR=${INC_NIC_DIR:-rtl/nic}
 NIC=(inc_nic nic_tx nic_rx nic_csr nic_irq nic_assembler nic_rd_stream
-	nic_hdr_parse nic_hdr_parse_reg nic_l4_parse nic_sum nic_hsum nic_fold nic_ram nic_frame_fifo)
+	nic_hdr_parse nic_hdr_parse_reg nic_l4_parse nic_csum_acc nic_csa_tree nic_hsum nic_fold nic_ram nic_frame_fifo)
 
 n=0
 failed=0

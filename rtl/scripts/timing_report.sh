@@ -2,14 +2,16 @@
 # SPDX-License-Identifier: MIT
 #
 # Logic depth report: rtl/scripts/timing.sh for every module of
-# rtl/timing-budget (or those named), one markdown table on stdout; its
-# method is TIMING_METHOD's (default lut; carry, xilinx to compare).
+# rtl/timing-budget (or those named), one markdown table on stdout, each
+# row by the method its budget line names (lut or carry).
 #
 # usage: rtl/scripts/timing_report.sh [MODULE[:LANES]...]
 #
-# rtl/timing-budget lists "MODULE LANES BUDGET [ci]" per line: the levels
-# each module is allowed today (8, the target, or a known gap that must not
-# grow); "ci" marks the rows `make check` runs. Each run's TAP output goes
+# rtl/timing-budget lists "MODULE LANES BUDGET METHOD [ci]" per line: the
+# levels each module is allowed today by that method (8, the target, or a
+# known gap that must not grow); "ci" marks the rows `make check` runs.
+# TIMING_METHOD, when set, overrides every row's method (a comparison; the
+# budgets are then only a reference). Each run's TAP output goes
 # to build/rtl-timing/report-MODULE-LANES.tap (TIMING_BUILD overrides).
 # Exits non-zero if a run fails or exceeds its budget.
 set -euo pipefail
@@ -34,19 +36,20 @@ want() {
 	return 1
 }
 
-echo "| module | lanes | levels (${TIMING_METHOD:-lut}) | budget | target | longest path (from, to) | yosys s |"
-echo "|---|---:|---:|---:|---:|---|---:|"
+echo "| module | lanes | method | levels | budget | target | longest path (from, to) | yosys s |"
+echo "|---|---:|---|---:|---:|---:|---|---:|"
 failed=0
-while read -r m l budget _; do
+while read -r m l budget method _; do
 	case $m in '' | \#*) continue ;; esac
 	want "$m" "$l" "$@" || continue
-	tap=$B/report-$m-$l.tap
-	echo "# timing $m LANES=$l ..." >&2
+	method=${TIMING_METHOD:-$method}
+	tap=$B/report-$m-$l-$method.tap
+	echo "# timing $m LANES=$l ($method) ..." >&2
 	rc=0
-	rtl/scripts/timing.sh "$m" "$l" "$budget" >"$tap" 2>&1 || rc=$?
+	TIMING_METHOD=$method rtl/scripts/timing.sh "$m" "$l" "$budget" >"$tap" 2>&1 || rc=$?
 	res=$(grep -m1 '^# RESULT ' "$tap" || true)
 	if [ -z "$res" ]; then
-		echo "| $m | $l | failed | $budget | | see $tap | |"
+		echo "| $m | $l | $method | failed | $budget | | see $tap | |"
 		failed=1
 		continue
 	fi
@@ -55,6 +58,6 @@ while read -r m l budget _; do
 		sed 's/ to /, /; s/|/\\|/g')
 	lv=$(field levels "$res")
 	[ "$rc" -eq 0 ] || lv="**$lv** (over budget)"
-	echo "| $m | $l | $lv | $budget | $(field target "$res") | $path | $(field seconds "$res") |"
+	echo "| $m | $l | $method | $lv | $budget | $(field target "$res") | $path | $(field seconds "$res") |"
 done <"$LIST"
 exit $failed

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 #
 # Icarus Verilog tests of the codec's RTL leaf modules (rtl/codec/), driven
-# by vectors the C library (the golden model) writes.
+# by vectors the C library (the golden model) writes, and of NIC blocks
+# (rtl/nic/) that check themselves against a model in the testbench.
 #
 # usage: tests/rtl/icarus/run.sh [BUILD_DIR]     (default build/rtl-icarus)
 #
@@ -15,13 +16,14 @@
 # Environment: VECTORS_N (quant vectors, default 200000; the other files
 # scale with it), VECTORS_SEED, LIBCODEC (default build/lib/libinccodec.a),
 # INC_RTL_DIR (the RTL sources, default rtl/codec; for trying the tests on
-# a modified copy), CC (default gcc). Relative paths are from the repo root.
+# a modified copy), INC_NIC_DIR (the NIC's, default rtl/nic), CC (default gcc). Relative paths are from the repo root.
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/../../.."
 
 B=${1:-build/rtl-icarus}
 RTL=${INC_RTL_DIR:-rtl/codec}
+NIC=${INC_NIC_DIR:-rtl/nic}
 LIBCODEC=${LIBCODEC:-build/lib/libinccodec.a}
 CC=${CC:-gcc}
 TB=tests/rtl/icarus
@@ -94,7 +96,11 @@ run_tb() {
 	local srcs=("$TB/$name.v")
 	shift 2
 	for m in "$@"; do
-		srcs+=("$RTL/$m.v")
+		if [ -f "$RTL/$m.v" ]; then
+			srcs+=("$RTL/$m.v")
+		else
+			srcs+=("$NIC/$m.v")
+		fi
 	done
 
 	rm -f "$B/$name.vvp"
@@ -138,5 +144,6 @@ run_tb tb_dequant      "$VEC/dequant.hex" inc_dequant
 run_tb tb_tag_offsets  "$VEC/offsets.hex" inc_tag_offsets
 run_tb tb_group_pack   "$VEC/pack.hex"    inc_group_pack inc_tag_offsets inc_quant inc_quant_shift inc_quant_round
 run_tb tb_group_unpack "$VEC/pack.hex"    inc_group_unpack inc_tag_offsets inc_dequant
+run_tb tb_csum_acc     -                  nic_csum_acc nic_csa_tree
 
 finish
