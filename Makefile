@@ -227,11 +227,12 @@ synth-check: deps
 
 # make timing-report: the longest register-to-register path of the engines
 # (8 and 16 lanes), the NIC top and its nic_rx and nic_tx blocks in LUT
-# levels, against rtl/timing-budget (yosys abc -lut 6 + ltp; docs/rtl.md
-# "Logic depth"); the NIC top takes about 10 CPU minutes, nic_rx and nic_tx
-# 4-5 each. TIMING_MODULES=inc_decompressor:8 narrows it; TIMING_METHOD=carry
-# (adders of 20 bits or more charged as carry chains) or xilinx
-# (synth_xilinx) compares.
+# levels, against rtl/timing-budget, each row by the method it names (lut:
+# yosys abc -lut 6 + ltp; carry: adders of 20 bits or more charged as carry
+# chains; docs/rtl.md "Logic depth"); the NIC top takes about 10 CPU
+# minutes, nic_rx and nic_tx 6-10 each. TIMING_MODULES=inc_decompressor:8
+# narrows it; TIMING_METHOD=lut, carry or xilinx (synth_xilinx) runs every
+# row by that method instead, to compare.
 timing-report: deps
 	$(Q)rtl/scripts/timing_report.sh $(TIMING_MODULES)
 
