@@ -1,7 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
  * nic_fold: folds a 32-bit ones' complement accumulator to 16 bits (end-
- * around carry). A checksum field holds its complement. Combinational.
+ * around carry). A checksum field holds its complement.
+ *
+ * Pipelined, a new result every clock: folded is the fold of acc as it was
+ * 2 clocks before (an acc that changes at a clock edge gives its fold after
+ * the second edge from it). The halves are added in the first stage (a
+ * 16-bit add), the carry out added back in the second (an increment): one
+ * adder a stage (docs/rtl.md, "Logic depth").
  */
 
 // Language: Verilog 2001
@@ -12,15 +18,18 @@
 
 module nic_fold
 (
+    input  wire        clk,
     input  wire [31:0] acc,
-    output wire [15:0] folded   // the 16-bit ones' complement sum
+    output reg  [15:0] folded = 0   // the 16-bit ones' complement sum
 );
 
-// the end-around carry by carry select: both sums at once, the carry of
-// the first picks one (one adder deep, not two in a row)
-wire [16:0] f0 = {1'b0, acc[15:0]} + {1'b0, acc[31:16]};
-wire [15:0] f1 = acc[15:0] + acc[31:16] + 16'd1;
-assign folded = f0[16] ? f1 : f0[15:0];
+reg [16:0] s = 0;
+
+// s <= 0x1fffe, so s[15:0] + s[16] never carries out
+always @(posedge clk) begin
+    s <= {1'b0, acc[15:0]} + {1'b0, acc[31:16]};
+    folded <= s[15:0] + {15'd0, s[16]};
+end
 
 endmodule
 

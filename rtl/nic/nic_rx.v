@@ -200,7 +200,7 @@ localparam [4:0] R_IDLE = 5'd0, R_HDR_GO = 5'd1, R_HDR = 5'd2,
                  R_CS_END = 5'd28, R_CS_END2 = 5'd29, R_B0 = 5'd30;
 
 reg  [4:0]    state = R_IDLE;
-reg  [1:0]    p_wait = 0;        // clocks in R_P4 and R_IP4
+reg  [2:0]    p_wait = 0;        // clocks in R_P4, R_CHK0, R_B0, R_B2, R_IP4
 reg  [9:0]    fr_start = 0;      // ring word of the frame
 reg  [13:0]   fr_len = 0;
 reg  [1279:0] hreg = 0;
@@ -318,12 +318,15 @@ wire [16:0] c_bound_c = {2'd0, c_groups, 1'b0} + {1'b0, c_n, 2'd0} + {15'd0, ch_
 wire [16:0] body_at_c = {9'd0, p_l4_off} + 17'd16 + {9'd0, sh_l4len} + {1'b0, sh_off};
 wire [16:0] body_end_c = body_at_c + {1'b0, ch_body};
 wire [15:0] ip4_fold;
-nic_fold fold_ip4 (.acc({9'd0, ip4_sum} - {16'd0, ip4_field}), .folded(ip4_fold));
+// (the field taken out a clock ahead of the fold, which takes 2)
+reg  [31:0] ip4_acc = 0;
+always @(posedge clk)
+    ip4_acc <= {9'd0, ip4_sum} - {16'd0, ip4_field};
+nic_fold fold_ip4 (.clk(clk), .acc(ip4_acc), .folded(ip4_fold));
 
 reg  [16:0] c_bound = 0, body_end = 0, new_end = 0;
 reg  [14:0] body_at = 0;     // (the bits used)
 reg  [15:0] tail = 0;
-reg  [15:0] ip4_fold_r = 0;
 reg         shim_ok = 1'b0, seg_ok = 1'b0;
 reg         chunk_ok = 1'b0, lens_ok = 1'b0, ip4_ok = 1'b0;
 
@@ -348,8 +351,7 @@ always @(posedge clk) begin
         lens_ok <= body_end <= {3'd0, p_ip_end} && new_end <= 17'd9018;
     end
     // the IPv4 checksum's check, from hs_ip4's sum (R_P4 waits for it)
-    ip4_fold_r <= ip4_fold;
-    ip4_ok <= p_ip_ver != 4'd4 || ~ip4_fold_r == ip4_field;
+    ip4_ok <= p_ip_ver != 4'd4 || ~ip4_fold == ip4_field;
 end
 
 wire hdr_ok = !p_fragment && seg_ok && shim_ok && chunk_ok && lens_ok;
@@ -436,15 +438,19 @@ nic_csum_acc sum_suf_b (
     .beat(cs_beat), .data(ra_tdata), .keep(ra_tkeep), .sum(sum_suf)
 );
 
-wire [15:0] seg_in = {2'd0, p_ip_end} - {8'd0, p_l4_off};
-// R_CHK0: the shim's checksum summed; R_CHECK: folded and compared
+// the segment's length, from the parse on
+reg  [15:0] seg_in = 0;
+always @(posedge clk)
+    seg_in <= {2'd0, p_ip_end} - {8'd0, p_l4_off};
+// R_CHK0 (3 clocks): the shim's checksum summed (the same sum each clock)
+// and folded (2 clocks); R_CHECK: compared
 reg  [31:0] shim_acc = 0;
 always @(posedge clk)
     if (state == R_CHK0)
         shim_acc <= sum_all - {16'd0, sh_csum} + {9'd0, addr_sum} + 32'd253 +
                     {16'd0, seg_in};
 wire [15:0] shim_fold;
-nic_fold fold_shim (.acc(shim_acc), .folded(shim_fold));
+nic_fold fold_shim (.clk(clk), .acc(shim_acc), .folded(shim_fold));
 wire shim_csum_ok = ~shim_fold == sh_csum;
 
 // ---- the decompressor -------------------------------------------------------
@@ -471,7 +477,8 @@ inc_decompressor #(.LANES(8)) decomp (
 );
 
 // the restored range's sum, over the beats as they are written (R_CHECK
-// starts it; there 3 clocks after the last beat: R_B0 waits one)
+// starts it; there 3 clocks after the last beat, folded 2 later: R_B0
+// waits three)
 wire rng_beat = state == R_DEC && d_tvalid && !dec_out_done;
 
 nic_csum_acc sum_range (
@@ -481,24 +488,23 @@ nic_csum_acc sum_range (
 
 // ---- the restored headers ----------------------------------------------------
 
-// over three clocks before the header block is built (R_B1: the sums
-// folded; R_B2: the L4 checksum's sum; R_B3: the checksum and the IP
-// lengths)
+// before the header block is built: R_B1: the folded sums taken; R_B2
+// (3 clocks): the L4 checksum's sum and its fold; R_B3: the checksum
 wire [15:0] f_hp, f_suf, f_range;
 // the carried L4 checksum taken out of the header and prefix's sum, a
 // register ahead of its fold (both settled long before R_B1)
 reg  [31:0] hp_acc = 0;
 always @(posedge clk)
     hp_acc <= sum_hp - {16'd0, in_csum};
-nic_fold fold_hp (.acc(hp_acc), .folded(f_hp));
-nic_fold fold_suf (.acc(sum_suf), .folded(f_suf));
-nic_fold fold_range (.acc(range_sum), .folded(f_range));
+nic_fold fold_hp (.clk(clk), .acc(hp_acc), .folded(f_hp));
+nic_fold fold_suf (.clk(clk), .acc(sum_suf), .folded(f_suf));
+nic_fold fold_range (.clk(clk), .acc(range_sum), .folded(f_range));
 reg  [15:0] f_hp_r = 0, range_sw = 0, suf_sw = 0;
 // lengths of the restored frame, from new_end (R_P3 on), a register each
 reg  [15:0] seg_out = 0;
 reg  [31:0] l4_acc = 0;
 wire [15:0] l4_fold;
-nic_fold fold_l4 (.acc(l4_acc), .folded(l4_fold));
+nic_fold fold_l4 (.clk(clk), .acc(l4_acc), .folded(l4_fold));
 wire        udp_none = sh_proto == 8'd17 && p_ip_ver == 4'd4 && in_csum == 16'd0;
 reg  [15:0] l4_c = 0;
 reg  [15:0] ip_total = 0, plen6 = 0;
@@ -573,12 +579,12 @@ endgenerate
 
 reg  [1279:0] hb = 0;
 reg  [7:0]    hb_len = 0;
-// R_IP4 (3 clocks): the restored IPv4 header's sum, folded into it in
-// R_BUILD2
+// R_IP4 (5 clocks): the restored IPv4 header's sum (3) and its fold (2),
+// written into it in R_BUILD2
 wire [22:0]   ip4n_sum;
 nic_hsum hs_ip4n (.clk(clk), .hdr(hb), .lo(p_l3_off), .hi(ip4_hi), .sum(ip4n_sum));
 wire [15:0]   ip4n_fold;
-nic_fold fold_ip4n (.acc({9'd0, ip4n_sum}), .folded(ip4n_fold));
+nic_fold fold_ip4n (.clk(clk), .acc({9'd0, ip4n_sum}), .folded(ip4n_fold));
 wire [15:0]   ip4n_c = ~ip4n_fold;
 
 // ---- descriptor -------------------------------------------------------------
@@ -706,9 +712,10 @@ always @(posedge clk) begin
         state <= R_P4;
     end
     R_P4: begin
-        // 4 clocks: hs_ip4's sum, its fold and its check (ip4_ok)
-        p_wait <= p_wait + 2'd1;
-        if (p_wait == 2'd3)
+        // 6 clocks: hs_ip4's sum, less the field (ip4_acc), its fold (2)
+        // and its check (ip4_ok)
+        p_wait <= p_wait + 3'd1;
+        if (p_wait == 3'd5)
             state <= R_PARSE;
     end
     R_PARSE: begin
@@ -737,8 +744,15 @@ always @(posedge clk) begin
             state <= R_CS_END;
     end
     R_CS_END: state <= R_CS_END2;
-    R_CS_END2: state <= R_CHK0;
-    R_CHK0: state <= R_CHECK;
+    R_CS_END2: begin
+        p_wait <= 0;
+        state <= R_CHK0;
+    end
+    R_CHK0: begin
+        p_wait <= p_wait + 3'd1;
+        if (p_wait == 3'd2)
+            state <= R_CHECK;
+    end
     R_CHECK: begin
         if (!shim_csum_ok) begin
             drop_bad <= 1'b1;
@@ -775,12 +789,24 @@ always @(posedge clk) begin
                 dec_out_done <= 1'b1;
             end
         end
+        p_wait <= 0;
         if (dec_out_done && (dec_in_done || ra_ready))
             state <= R_B0;
     end
-    R_B0: state <= R_B1;
-    R_B1: state <= R_B2;
-    R_B2: state <= R_B3;
+    R_B0: begin
+        p_wait <= p_wait + 3'd1;
+        if (p_wait == 3'd2)
+            state <= R_B1;
+    end
+    R_B1: begin
+        p_wait <= 0;
+        state <= R_B2;
+    end
+    R_B2: begin
+        p_wait <= p_wait + 3'd1;
+        if (p_wait == 3'd2)
+            state <= R_B3;
+    end
     R_B3: state <= R_BUILD1;
     R_BUILD1: begin
         if (dec_err) begin
@@ -796,9 +822,10 @@ always @(posedge clk) begin
         end
     end
     R_IP4: begin
-        // hs_ip4n's sum of hb is there 3 clocks after hb changed
-        p_wait <= p_wait + 2'd1;
-        if (p_wait == 2'd2)
+        // hs_ip4n's sum of hb is there 3 clocks after hb changed, its
+        // fold 2 clocks later
+        p_wait <= p_wait + 3'd1;
+        if (p_wait == 3'd4)
             state <= R_BUILD2;
     end
     R_BUILD2: begin

@@ -90,6 +90,7 @@ localparam [4:0] T_IDLE = 5'd0, T_DREQ = 5'd1, T_DWAIT = 5'd2,
                  T_IP4 = 5'd25, T_SLOT = 5'd26;
 
 reg [4:0] state = T_IDLE;
+reg [2:0] wait_n = 0;   // clocks in T_CS_END, T_SHIM1 and T_IP4
 // nothing to do: no descriptor waiting, nothing in flight
 assign idle = state == T_IDLE && !as_busy && !(tx_en && txq_prod != txq_cons);
 
@@ -315,7 +316,8 @@ nic_csum_acc sum_body (
 // ---- checksum pass over [l4_off, ip_end) ----
 // the sums of the L4 header and the payload before the range, and of the
 // payload after it (stream offsets: the pass starts at l4_off), pipelined
-// (nic_csum_acc: there 3 clocks after the last beat; T_CS_END waits one)
+// (nic_csum_acc: there 3 clocks after the last beat, and folded 2 later:
+// T_CS_END waits three)
 reg  [13:0] pre_end = 0, suf_start = 0;
 wire [31:0] sum_pre, sum_suf;
 wire        cs_start = state == T_COMP && body_done;
@@ -371,9 +373,9 @@ nic_hsum hs_addr (
 
 // T_SUMS: the sums of the body, the prefix and the suffix folded
 wire [15:0] f_body, f_suf, f_pre;
-nic_fold fold_body (.acc(body_sum), .folded(f_body));
-nic_fold fold_suf (.acc(sum_suf), .folded(f_suf));
-nic_fold fold_pre (.acc(sum_pre), .folded(f_pre));
+nic_fold fold_body (.clk(clk), .acc(body_sum), .folded(f_body));
+nic_fold fold_suf (.clk(clk), .acc(sum_suf), .folded(f_suf));
+nic_fold fold_pre (.clk(clk), .acc(sum_pre), .folded(f_pre));
 
 reg  [15:0] f_pre_r = 0, body_sw = 0, suf_sw = 0;
 
@@ -383,8 +385,8 @@ wire [15:0] sh_w1 = {p_proto, p_l4_len};
 wire [15:0] sh_w4 = {d_mode, d_k};
 wire [15:0] sh_w5 = {d_rlen[7:0], d_rlen[15:8]};
 wire [15:0] sh_w6 = {body_len[7:0], 2'd0, body_len[13:8]};
-// the terms known from the parse on, summed every clock; T_SHIM1: the
-// rest added, T_SHIM2: folded
+// the terms known from the parse on, summed every clock; T_SHIM1 (3
+// clocks): the rest added, and folded (nic_fold: 2 clocks); T_SHIM2: taken
 reg  [31:0] shim_const = 0;
 always @(posedge clk)
     shim_const <= {9'd0, addr_sum} + 32'd253 + {16'd0, sh_w0} + {16'd0, sh_w1} +
@@ -393,7 +395,7 @@ wire [31:0] shim_acc_c = shim_const + {16'd0, seg_len} + {16'd0, sh_w6} +
                          {16'd0, f_pre_r} + {16'd0, body_sw} + {16'd0, suf_sw};
 reg  [31:0] shim_acc = 0;
 wire [15:0] shim_fold;
-nic_fold fold_shim (.acc(shim_acc), .folded(shim_fold));
+nic_fold fold_shim (.clk(clk), .acc(shim_acc), .folded(shim_fold));
 reg  [15:0] shim_c = 0;
 
 // the header block, byte by byte: the frame's bytes up to l4_off (the IP
@@ -444,13 +446,12 @@ generate
     end
 endgenerate
 
-// T_IP4 (3 clocks): the patched IPv4 header's sum, then (T_BUILD3) folded
-// into it
+// T_IP4 (5 clocks): the patched IPv4 header's sum and its fold, then
+// (T_BUILD3) written into it
 wire [22:0] ip4_sum;
-reg  [1:0]  ip4_wait = 0;
 nic_hsum hs_ip4 (.clk(clk), .hdr(hb), .lo(p_l3_off), .hi(ip4_hi), .sum(ip4_sum));
 wire [15:0] ip4_fold;
-nic_fold fold_ip4 (.acc({9'd0, ip4_sum}), .folded(ip4_fold));
+nic_fold fold_ip4 (.clk(clk), .acc({9'd0, ip4_sum}), .folded(ip4_fold));
 wire [15:0] ip4_c = ~ip4_fold;
 
 // ---- the assembler ----
@@ -649,12 +650,15 @@ always @(posedge clk) begin
     end
     T_CSUM: begin
         // every beat is summed (cs_beat); the sums are there 3 clocks
-        // after the last: T_CS_END, T_BUILD1, then T_SUMS
+        // after the last, folded 2 later: T_CS_END (3), T_BUILD1, T_SUMS
+        wait_n <= 0;
         if (ra_tvalid && ra_tlast)
             state <= T_CS_END;
     end
     T_CS_END: begin
-        state <= T_BUILD1;
+        wait_n <= wait_n + 3'd1;
+        if (wait_n == 3'd2)
+            state <= T_BUILD1;
     end
     T_BUILD1: begin
         new_end <= end_nb + body_len;
@@ -666,11 +670,15 @@ always @(posedge clk) begin
         // the suffix moves by body_len - range length: odd if their
         // parities differ
         suf_sw <= body_len[0] ^ d_rlen[0] ? {f_suf[7:0], f_suf[15:8]} : f_suf;
+        wait_n <= 0;
         state <= T_SHIM1;
     end
     T_SHIM1: begin
+        // (its terms hold: the same sum each clock, folded 2 clocks later)
         shim_acc <= shim_acc_c;
-        state <= T_SHIM2;
+        wait_n <= wait_n + 3'd1;
+        if (wait_n == 3'd2)
+            state <= T_SHIM2;
     end
     T_SHIM2: begin
         shim_c <= ~shim_fold;
@@ -687,14 +695,15 @@ always @(posedge clk) begin
             hb <= hb_next;
             hb_len <= l4_hdr_end;
             sent_len <= new_end;
-            ip4_wait <= 0;
+            wait_n <= 0;
             state <= p_ip_ver == 4'd4 ? T_IP4 : T_SEND;
         end
     end
     T_IP4: begin
-        // nic_hsum's sum of hb is there 3 clocks after hb changed
-        ip4_wait <= ip4_wait + 2'd1;
-        if (ip4_wait == 2'd2)
+        // nic_hsum's sum of hb is there 3 clocks after hb changed, its
+        // fold 2 clocks later
+        wait_n <= wait_n + 3'd1;
+        if (wait_n == 3'd4)
             state <= T_BUILD3;
     end
     T_BUILD3: begin
