@@ -7,11 +7,7 @@ set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT" || exit 2
 BUILD=${BUILD:-build}
-n=0 fails=0
-tap() {
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fails=$((fails + 1)); fi
-}
+. tests/lib/tap.sh
 
 out=$(BUILD=$BUILD ROUNDS=1 scripts/bench-driver.sh 2>&1)
 rc=$?
@@ -25,5 +21,4 @@ tap $((rc != 2)) "ROUNDS=0: exit 2 ($rc)"
 BUILD=$BUILD BASE=no-such-revision scripts/bench-driver.sh >/dev/null 2>&1
 rc=$?
 tap $((rc != 2)) "BASE=no-such-revision: exit 2 ($rc)"
-echo "1..$n"
-[ $fails -eq 0 ]
+tap_done

@@ -9,11 +9,7 @@ set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT" || exit 2
 BUILD=${BUILD:-build}
-n=0 fails=0
-tap() {
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fails=$((fails + 1)); fi
-}
+. tests/lib/tap.sh
 
 out=$(BUILD=$BUILD SECS=2 scripts/bench-guests.sh 2>&1)
 rc=$?
@@ -29,5 +25,4 @@ tap $? "the share row"
 BUILD=$BUILD SECS=0 scripts/bench-guests.sh >/dev/null 2>&1
 rc=$?
 tap $((rc != 2)) "SECS=0: exit 2 ($rc)"
-echo "1..$n"
-[ $fails -eq 0 ]
+tap_done

@@ -16,11 +16,7 @@ BUILD=${BUILD:-build}
 OUT=$BUILD/sim/faults
 QEMU=${QEMU:-qemu-system-x86_64}
 mkdir -p "$OUT"
-n=0 fails=0
-tap() {	# tap COND-STATUS DESCRIPTION
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fails=$((fails + 1)); fi
-}
+. tests/lib/tap.sh
 
 ko=$(tests/sim/smoke/build.sh "$BUILD/sim/smoke") || { echo "Bail out! inc_smoke.ko did not build"; exit 1; }
 tests/vm/mkinitrd.sh "$OUT/loop.cpio.gz" --file "$ko:/lib/modules/inc_smoke.ko" \
@@ -84,5 +80,4 @@ tap $? "incsim removed its socket"
 grep -q 'stats: commands [1-9]' "$OUT/incsim.log" && grep -q 'interrupts tx [0-9]*, rx [1-9]' "$OUT/incsim.log"
 tap $? "incsim served commands and interrupts before the kill"
 grep 'stats: \(clocks\|commands\|interrupts\)' "$OUT/incsim.log" | sed 's/^/# /'
-echo "1..$n"
-[ "$fails" -eq 0 ]
+tap_done
