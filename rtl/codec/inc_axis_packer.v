@@ -8,10 +8,13 @@
  * byte 0, full on every beat but the last of a packet. A packet of zero
  * bytes is one beat with tkeep = 0 and tlast = 1.
  *
- * One item is taken per clock while the 4-beat output FIFO has room for
- * two beats: an item adds at most one full beat, plus the final short beat
- * of its packet, so the packer never loses a clock on its own and the
- * output runs at one beat per clock whenever m_axis_tready is high.
+ * An input register holds each item, its bytes past the length cleared and
+ * its keep mask made, a clock before it is joined (so the caller's logic
+ * and the byte placement are in different clocks). The item there is
+ * joined while the 4-beat output FIFO has room for two beats: an item adds
+ * at most one full beat, plus the final short beat of its packet, so the
+ * packer takes an item every clock and the output runs at one beat per
+ * clock whenever m_axis_tready is high.
  */
 
 // Language: Verilog 2001
@@ -53,9 +56,10 @@ module inc_axis_packer #
 localparam TOT_BYTES = OUT_BYTES + IN_BYTES;
 localparam CNT_W = LEN_W;
 
-// bytes carried over, always fewer than OUT_BYTES
+// bytes carried over, always fewer than OUT_BYTES, and their keep mask
 reg [OUT_BYTES*8-1:0] acc = 0;
 reg [CNT_W-1:0]       acc_len = 0;
+wire [OUT_BYTES-1:0]  acc_keep = ~({OUT_BYTES{1'b1}} << acc_len);
 
 // output FIFO, 4 beats
 reg [OUT_BYTES*8-1:0] f_data [0:3];
@@ -65,59 +69,76 @@ reg [USER_W-1:0]      f_user [0:3];
 reg [1:0]             f_wp = 0, f_rp = 0;
 reg [2:0]             f_cnt = 0;
 
-wire take = s_item_valid && s_item_ready;
+// ---- the input register ----
+reg [IN_BYTES*8-1:0] i_data = 0;  // bytes past i_len cleared
+reg [IN_BYTES-1:0]   i_keep = 0;  // a mask of i_len bytes
+reg [LEN_W-1:0]      i_len = 0;
+reg                  i_last = 1'b0;
+reg [USER_W-1:0]     i_user = 0;
+reg                  i_valid = 1'b0;
+
+wire room = f_cnt <= 3'd2;
+wire take = i_valid && room;      // the registered item joined
 wire pop = m_axis_tvalid && m_axis_tready;
 
-assign s_item_ready = f_cnt <= 3'd2;
+assign s_item_ready = !i_valid || room;
+
+always @(posedge clk) begin
+    if (s_item_ready) begin
+        i_valid <= s_item_valid;
+        i_data <= s_item_data & ~({IN_BYTES*8{1'b1}} << {s_item_len, 3'd0});
+        i_keep <= ~({IN_BYTES{1'b1}} << s_item_len);
+        i_len <= s_item_len;
+        i_last <= s_item_last;
+        i_user <= s_item_user;
+    end
+    if (rst)
+        i_valid <= 1'b0;
+end
+
 assign m_axis_tvalid = f_cnt != 3'd0;
 assign m_axis_tdata = f_data[f_rp];
 assign m_axis_tkeep = f_keep[f_rp];
 assign m_axis_tlast = f_last[f_rp];
 assign m_axis_tuser = f_user[f_rp];
 
-// the item's bytes, the rest cleared
-wire [IN_BYTES*8-1:0] item = s_item_data &
-                             ~({IN_BYTES*8{1'b1}} << {s_item_len, 3'd0});
 // the carried bytes followed by the item
 wire [TOT_BYTES*8-1:0] comb = {{IN_BYTES*8{1'b0}}, acc} |
-                              ({{OUT_BYTES*8{1'b0}}, item} << {acc_len, 3'd0});
-wire [CNT_W-1:0] tot = acc_len + s_item_len;
+                              ({{OUT_BYTES*8{1'b0}}, i_data} << {acc_len, 3'd0});
+// their keep masks, joined the same way (no comparison of a byte count)
+wire [TOT_BYTES-1:0] comb_keep = {{IN_BYTES{1'b0}}, acc_keep} |
+                                 ({{OUT_BYTES{1'b0}}, i_keep} << acc_len);
+wire [CNT_W-1:0] tot = acc_len + i_len;
 wire [CNT_W-1:0] over = tot - OUT_BYTES[CNT_W-1:0];
 wire full = tot >= OUT_BYTES[CNT_W-1:0];
 // a packet's last item that spills into a second beat
-wire spill = s_item_last && tot > OUT_BYTES[CNT_W-1:0];
+wire spill = i_last && tot > OUT_BYTES[CNT_W-1:0];
 
 wire [OUT_BYTES*8-1:0] lo = comb[OUT_BYTES*8-1:0];
 wire [OUT_BYTES*8-1:0] hi = {{(OUT_BYTES-IN_BYTES)*8{1'b0}}, comb[TOT_BYTES*8-1:OUT_BYTES*8]};
-
-function [OUT_BYTES-1:0] keep_of;
-    input [CNT_W-1:0] n;
-    begin
-        keep_of = n >= OUT_BYTES[CNT_W-1:0] ? {OUT_BYTES{1'b1}} :
-                  ~({OUT_BYTES{1'b1}} << n);
-    end
-endfunction
+wire [OUT_BYTES-1:0]   lo_keep = comb_keep[OUT_BYTES-1:0];
+wire [OUT_BYTES-1:0]   hi_keep = {{(OUT_BYTES-IN_BYTES){1'b0}}, comb_keep[TOT_BYTES-1:OUT_BYTES]};
 
 // beats written this clock: lo (if full or last), then hi (if it spills)
-wire       w0 = take && (full || s_item_last);
+wire       w0 = take && (full || i_last);
 wire       w1 = take && spill;
 wire [1:0] nw = {1'b0, w0} + {1'b0, w1};
 
 always @(posedge clk) begin
     if (w0) begin
         f_data[f_wp] <= lo;
-        f_keep[f_wp] <= keep_of(tot);
-        f_last[f_wp] <= s_item_last && !spill;
-        f_user[f_wp] <= s_item_user;
+        f_keep[f_wp] <= lo_keep;
+        f_last[f_wp] <= i_last && !spill;
+        f_user[f_wp] <= i_user;
     end
     if (w1) begin
         f_data[f_wp + 2'd1] <= hi;
-        f_keep[f_wp + 2'd1] <= keep_of(over);
+        f_keep[f_wp + 2'd1] <= hi_keep;
         f_last[f_wp + 2'd1] <= 1'b1;
-        f_user[f_wp + 2'd1] <= s_item_user;
+        f_user[f_wp + 2'd1] <= i_user;
     end
     if (take) begin
-        if (s_item_last) begin
+        if (i_last) begin
             acc <= 0;
             acc_len <= 0;
         end else if (full) begin

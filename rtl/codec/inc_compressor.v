@@ -30,7 +30,8 @@
  *   S2  inc_quant_shift per lane, the tail bytes, the group's place in
  *       its segment
  *   S3  inc_quant_round per lane
- *   S4  inc_group_pack per group, written into a ring of entries (one per
+ *   S4  inc_tag_offsets per group: its payload sizes and byte offsets
+ *   S5  inc_group_pack per group, written into a ring of entries (one per
  *       beat); the segment's tag words gathered as its entries are written
  *   H1..H3  a closed segment's header (sparse mask, present tag words
  *       packed): into a header FIFO
@@ -39,7 +40,7 @@
  *   E2  the item's byte offsets      E3  the item placed
  *   then inc_axis_packer joins items into beats.
  * s_axis_tready is a register: a credit counter (ring entries plus beats in
- * S0..S4) keeps the ring from overflowing, with its credits back a clock
+ * S0..S5) keeps the ring from overflowing, with its credits back a clock
  * after the entry leaves.
  */
 
@@ -90,11 +91,11 @@ localparam [BEAT_W-1:0] LAST_FULL = MAX_BEATS[BEAT_W-1:0] - 1'b1; // one short o
 
 // ---- input: S0 -------------------------------------------------------------
 
-// free ring entries not reserved by beats in S0..S4
+// free ring entries not reserved by beats in S0..S5
 reg  [RP_W:0]     credits = RING;
 reg               in_ready = 1'b1;
 reg               ret_e = 1'b0;        // an entry left the ring last clock
-reg               ret_s = 1'b0;        // a beat left S4 without an entry
+reg               ret_s = 1'b0;        // a beat left S5 without an entry
 
 assign s_axis_tready = in_ready;
 
@@ -322,19 +323,65 @@ always @(posedge clk) begin
         s3_valid <= 1'b0;
 end
 
-// ---- pack into the ring: S4 ---------------------------------------------------
+// ---- payload sizes and offsets: S4 --------------------------------------------
+
+wire [GPB*24-1:0] t_sizes;
+wire [GPB*48-1:0] t_offs;
+
+genvar g;
+generate
+    for (g = 0; g < GPB; g = g + 1) begin : grp_offs
+        inc_tag_offsets offs (
+            .tw(s3_tags[16*g +: 16]),
+            .sizes(t_sizes[24*g +: 24]),
+            .offsets(t_offs[48*g +: 48])
+        );
+    end
+endgenerate
+
+reg                 s4_valid = 1'b0;
+reg  [LANES*2-1:0]  s4_tags = 0;
+reg  [GPB*24-1:0]   s4_sizes = 0;
+reg  [GPB*48-1:0]   s4_offs = 0;
+reg  [LANES*32-1:0] s4_words = 0;
+reg  [1:0]          s4_groups = 0;
+reg  [1:0]          s4_tail_len = 0;
+reg  [23:0]         s4_tail = 0;
+reg                 s4_last = 1'b0;
+reg  [6:0]          s4_user = 0;
+reg                 s4_err = 1'b0;
+reg  [2:0]          s4_gi = 0;
+
+always @(posedge clk) begin
+    s4_valid <= s3_valid;
+    if (s3_valid) begin
+        s4_tags <= s3_tags;
+        s4_sizes <= t_sizes;
+        s4_offs <= t_offs;
+        s4_words <= s3_words;
+        s4_groups <= s3_groups;
+        s4_tail_len <= s3_tail_len;
+        s4_tail <= s3_tail;
+        s4_last <= s3_last;
+        s4_user <= s3_user;
+        s4_err <= s3_err;
+        s4_gi <= s3_gi;
+    end
+    if (rst)
+        s4_valid <= 1'b0;
+end
+
+// ---- pack into the ring: S5 ---------------------------------------------------
 
 wire [GPB*256-1:0] p_pay;
 wire [GPB*6-1:0]   p_size;
 
-genvar g;
 generate
     for (g = 0; g < GPB; g = g + 1) begin : grp
-        wire [15:0] unused_tw;
         inc_group_pack pack (
-            .tags(s3_tags[16*g +: 16]),
-            .words(s3_words[256*g +: 256]),
-            .tw(unused_tw),
+            .sizes(s4_sizes[24*g +: 24]),
+            .offsets(s4_offs[48*g +: 48]),
+            .words(s4_words[256*g +: 256]),
             .payload(p_pay[256*g +: 256]),
             .size(p_size[6*g +: 6])
         );
@@ -342,7 +389,7 @@ generate
 endgenerate
 
 // one entry per beat that has values, and one for a last beat without any
-wire ring_wr = s3_valid && (s3_groups != 2'd0 || s3_last);
+wire ring_wr = s4_valid && (s4_groups != 2'd0 || s4_last);
 
 // entry fields; payloads in their own array (a RAM: one write, one read)
 reg [1:0]          r_groups [0:RING-1];  // 0: the chunk's end only
@@ -360,18 +407,18 @@ reg [RP_W:0] wp = 0, rp = 0;
 
 always @(posedge clk) begin
     if (ring_wr) begin
-        r_groups[wp[RP_W-1:0]] <= s3_groups;
+        r_groups[wp[RP_W-1:0]] <= s4_groups;
         r_size[wp[RP_W-1:0]] <= p_size;
-        r_need_hdr[wp[RP_W-1:0]] <= s3_gi == 3'd0 && s3_groups != 2'd0;
-        r_end[wp[RP_W-1:0]] <= s3_last;
-        r_tail_len[wp[RP_W-1:0]] <= s3_tail_len;
-        r_tail[wp[RP_W-1:0]] <= s3_tail;
-        r_user[wp[RP_W-1:0]] <= s3_user;
-        r_err[wp[RP_W-1:0]] <= s3_err;
+        r_need_hdr[wp[RP_W-1:0]] <= s4_gi == 3'd0 && s4_groups != 2'd0;
+        r_end[wp[RP_W-1:0]] <= s4_last;
+        r_tail_len[wp[RP_W-1:0]] <= s4_tail_len;
+        r_tail[wp[RP_W-1:0]] <= s4_tail;
+        r_user[wp[RP_W-1:0]] <= s4_user;
+        r_err[wp[RP_W-1:0]] <= s4_err;
         r_pay[wp[RP_W-1:0]] <= p_pay;
         wp <= wp + 1'b1;
     end
-    ret_s <= s3_valid && !ring_wr;
+    ret_s <= s4_valid && !ring_wr;
     if (rst) begin
         wp <= 0;
         ret_s <= 1'b0;
@@ -390,13 +437,13 @@ always @* begin
     cur_has = seg_has;
     for (cs = 0; cs < 8; cs = cs + 1)
         for (cg = 0; cg < GPB; cg = cg + 1)
-            if (cg < s3_groups && cs[2:0] == s3_gi + cg[2:0]) begin
-                cur_tw[16*cs +: 16] = s3_tags[16*cg +: 16];
+            if (cg < s4_groups && cs[2:0] == s4_gi + cg[2:0]) begin
+                cur_tw[16*cs +: 16] = s4_tags[16*cg +: 16];
                 cur_has[cs] = 1'b1;
             end
 end
 
-wire seg_end = s3_last || ({1'b0, s3_gi} + {2'b0, s3_groups}) == 4'd8;
+wire seg_end = s4_last || ({1'b0, s4_gi} + {2'b0, s4_groups}) == 4'd8;
 
 reg          h1_valid = 1'b0;
 reg  [127:0] h1_tw = 0;
@@ -407,7 +454,7 @@ always @(posedge clk) begin
     h1_valid <= ring_wr && seg_end && cur_has != 8'd0;
     h1_tw <= cur_tw;
     h1_has <= cur_has;
-    h1_sparse <= s3_user[6:5] == 2'd2;
+    h1_sparse <= s4_user[6:5] == 2'd2;
     if (ring_wr) begin
         seg_tw <= seg_end ? 128'd0 : cur_tw;
         seg_has <= seg_end ? 8'd0 : cur_has;

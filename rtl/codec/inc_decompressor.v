@@ -164,6 +164,7 @@ reg             in_pkt = 1'b0;         // inside a body
 reg             i0_valid = 1'b0;
 reg  [C*8-1:0]  i0_data = 0;
 reg  [LC:0]     i0_nb = 0;             // bytes in the beat
+reg  [C-1:0]    i0_keep = 0;           // ... as a mask of i0_nb bytes
 reg             i0_first = 1'b0;       // a body's first beat
 reg             i0_last = 1'b0;
 reg  [20:0]     i0_user = 0;
@@ -179,6 +180,7 @@ always @(posedge clk) begin
     if (in_take) begin
         i0_data <= s_axis_tdata;
         i0_nb <= keep_count(s_axis_tkeep);
+        i0_keep <= ~({C{1'b1}} << keep_count(s_axis_tkeep));
         i0_first <= !in_pkt;
         i0_last <= s_axis_tlast;
         i0_user <= s_axis_tuser;
@@ -200,7 +202,7 @@ reg  [13:0]     cq_raw_len [0:CQ_N-1];
 reg  [4:0]      cq_k [0:CQ_N-1];
 reg             cq_sparse [0:CQ_N-1];
 reg             cq_bad [0:CQ_N-1];     // parameters out of range
-reg  [14:0]     cq_blen [0:CQ_N-1];    // body bytes; 16383 and up: 16384
+reg  [14:0]     cq_blen [0:CQ_N-1];    // body bytes; bit 14: 16384 or more
 reg             cq_e_known [0:CQ_N-1];
 reg  [13:0]     cq_e [0:CQ_N-1];       // body bytes the headers call for
 
@@ -224,11 +226,14 @@ wire [LC-1:0]   w_off = wr_ptr[LC-1:0];
 wire [RW-1:0]   w_row = wr_ptr[AW-1:LC];
 wire [RW-1:0]   w_row1 = w_row + 1'b1;
 wire [2*C*8-1:0] w_wide = {{C*8{1'b0}}, i0_data} << {w_off, 3'd0};
-wire [C-1:0]    w_keep = ~({C{1'b1}} << i0_nb);
+wire [C-1:0]    w_keep = i0_keep;
 wire [2*C-1:0]  w_msk = {{C{1'b0}}, w_keep} << w_off;
-wire [15:0]     w_blen_sum = {1'b0, w_blen} + {{(15-LC){1'b0}}, i0_nb};
+// the count saturates by a sticky bit 14 (16384 bytes or more: every
+// reader only compares it with 14-bit lengths, so the low bits then do not
+// matter), chosen by the register, not by the add's carry out
+wire [14:0]     w_blen_sum = {1'b0, w_blen[13:0]} + {{(14-LC){1'b0}}, i0_nb};
 wire [14:0]     w_blen_next = i0_first ? {{(14-LC){1'b0}}, i0_nb} :
-                              w_blen_sum[15] || w_blen_sum[14] ? 15'h4000 : w_blen_sum[14:0];
+                              w_blen[14] ? w_blen : w_blen_sum;
 
 wire [13:0]     u_raw_len = i0_user[20:7];
 wire [1:0]      u_mode = i0_user[6:5];
@@ -855,11 +860,12 @@ always @(posedge clk) begin
 end
 
 // the segment's start may be released unless the body ended before it (a
-// truncated body: the addresses past its end are not the body's)
+// truncated body: the addresses past its end are not the body's). A body of
+// 16384 bytes or more (bit 14) ends past every 14-bit offset; a body still
+// coming has no length yet (its entry may hold an older chunk's)
 always @(posedge clk)
-    gt_rel_ok <= !(ended(nx_seq) &&
-                   (ea_adv ? hd_pay_rel : gt_pay_rel) > cq_blen[nx_seq][13:0]) &&
-                 !cq_blen[nx_seq][14];
+    gt_rel_ok <= !(ended(nx_seq) && !cq_blen[nx_seq][14] &&
+                   (ea_adv ? hd_pay_rel : gt_pay_rel) > cq_blen[nx_seq][13:0]);
 
 // release what the extractor has read, and the queue entry of a chunk it
 // has finished

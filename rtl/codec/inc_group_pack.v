@@ -2,11 +2,11 @@
 /*
  * inc_group_pack: packs the payloads of one group of 8 values.
  *
- * Takes the 8 lanes' tags and payload words (from inc_quant) and produces
- * the group's tag word, its payload bytes packed in value order with no
- * gaps (value i at the byte offset inc_tag_offsets gives), and the payload
- * length (docs/codec.md, section 4). Bytes above the length are zero.
- * Purely combinational.
+ * Takes the 8 lanes' payload words (from inc_quant) with their sizes and
+ * byte offsets (from inc_tag_offsets on the group's tags; the compressor
+ * registers them a stage before) and produces the group's payload bytes
+ * packed in value order with no gaps, and the payload length (docs/codec.md,
+ * section 4). Bytes above the length are zero. Purely combinational.
  */
 
 // Language: Verilog 2001
@@ -17,20 +17,11 @@
 
 module inc_group_pack
 (
-    input  wire [15:0]  tags,    // 8 x 2 bits, value i in bits 2i+1:2i
+    input  wire [23:0]  sizes,   // 8 x 3 bits: payload bytes of value i
+    input  wire [47:0]  offsets, // 8 x 6 bits: byte offset of value i
     input  wire [255:0] words,   // 8 x 32 bits: q or raw bits (inc_quant)
-    output wire [15:0]  tw,      // tag word
     output wire [255:0] payload, // packed payload, low-aligned
     output wire [5:0]   size     // payload bytes, 0..32
-);
-
-wire [23:0] sizes;
-wire [47:0] offsets;
-
-inc_tag_offsets offs (
-    .tw(tags),
-    .sizes(sizes),
-    .offsets(offsets)
 );
 
 assign size = offsets[42 +: 6] + {3'd0, sizes[21 +: 3]};
@@ -50,7 +41,6 @@ generate
     end
 endgenerate
 
-assign tw = tags;
 assign payload = placed[0] | placed[1] | placed[2] | placed[3] |
                  placed[4] | placed[5] | placed[6] | placed[7];
 

@@ -4,7 +4,8 @@
  * header block (up to 160 bytes held in a register) followed by up to three
  * byte ranges of two RAMs, each read through a nic_rd_stream the caller
  * owns (A and B). Empty pieces are skipped. inc_axis_packer joins the
- * pieces at any byte offset into full 32-byte beats.
+ * pieces at any byte offset into full 32-byte beats (its input register
+ * puts the choice of piece and the byte placement in different clocks).
  *
  * Start with go; done pulses when the frame's last beat has left.
  */
@@ -71,7 +72,13 @@ localparam [2:0] S_IDLE = 3'd0, S_HDR = 3'd1, S_START = 3'd2, S_SEG = 3'd3,
 
 reg  [2:0]    state = S_IDLE;
 reg  [1279:0] r_hb = 0;
-reg  [7:0]    r_hb_len = 0, hb_pos = 0;
+// the header in pieces of 32 bytes: the piece's place (a multiple of 32),
+// the bytes left from it, the piece's length and whether it is the last,
+// all registers (no subtraction between them and the packer)
+reg  [2:0]    hb_piece = 0;   // the piece's place / 32
+reg  [7:0]    hb_left = 0;
+reg  [5:0]    hb_item = 0;    // min(hb_left, 32)
+reg           hb_final = 1'b0; // hb_left <= 32
 reg  [2:0]    r_seg_b = 0;
 reg  [15:0]   r_start [0:2];
 reg  [15:0]   r_len [0:2];
@@ -87,7 +94,7 @@ assign busy = state != S_IDLE;
 
 // ---- items into the packer ----
 reg  [255:0] item;
-reg  [7:0]   item_len;
+reg  [5:0]   item_len;
 reg          item_last, item_valid;
 wire         item_ready;
 
@@ -98,7 +105,12 @@ wire         rd_last = src_b ? rdb_tlast : rda_tlast;
 wire [5:0]   rd_len = src_b ? rdb_tlen : rda_tlen;
 
 wire [1535:0] hb_ext = {256'd0, r_hb};
-wire [7:0]    hb_left = r_hb_len - hb_pos;
+// the next piece's bytes left, length and finality, from a count of bytes
+function [5:0] piece_len;
+    input [7:0] left;
+    piece_len = left > 8'd32 ? 6'd32 : left[5:0];
+endfunction
+wire [7:0]    hb_left_nx = hb_left - 8'd32;
 
 always @* begin
     item = 0;
@@ -106,14 +118,14 @@ always @* begin
     item_last = 1'b0;
     item_valid = 1'b0;
     if (state == S_HDR) begin
-        item = hb_ext[{hb_pos, 3'd0} +: 256];
-        item_len = hb_left > 8'd32 ? 8'd32 : hb_left;
-        item_last = hb_left <= 8'd32 && !any_after_hdr;
+        item = hb_ext[{hb_piece, 8'd0} +: 256];
+        item_len = hb_item;
+        item_last = hb_final && !any_after_hdr;
         item_valid = 1'b1;
     end else if (state == S_SEG) begin
         item = rd_data;
         // (the reader's count of the beat's bytes, from a register)
-        item_len = {2'd0, rd_len};
+        item_len = rd_len;
         item_last = rd_last && !more_after_seg;
         item_valid = rd_valid;
     end
@@ -159,8 +171,10 @@ always @(posedge clk) begin
     S_IDLE: begin
         if (go) begin
             r_hb <= hb;
-            r_hb_len <= hb_len;
-            hb_pos <= 0;
+            hb_piece <= 0;
+            hb_left <= hb_len;
+            hb_item <= piece_len(hb_len);
+            hb_final <= hb_len <= 8'd32;
             r_seg_b <= seg_b;
             r_start[0] <= seg0_start;
             r_start[1] <= seg1_start;
@@ -174,8 +188,11 @@ always @(posedge clk) begin
     end
     S_HDR: begin
         if (item_take) begin
-            hb_pos <= hb_pos + item_len;
-            if (hb_left <= 8'd32) begin
+            hb_piece <= hb_piece + 3'd1;
+            hb_left <= hb_left_nx;
+            hb_item <= piece_len(hb_left_nx);
+            hb_final <= hb_left_nx <= 8'd32;
+            if (hb_final) begin
                 if (nxt_first[2]) begin
                     state <= S_FLUSH;
                 end else begin
@@ -226,7 +243,7 @@ inc_axis_packer #(
     .clk(clk),
     .rst(rst),
     .s_item_data(item),
-    .s_item_len(item_len),
+    .s_item_len({2'd0, item_len}),
     .s_item_last(item_last),
     .s_item_user(1'b0),
     .s_item_valid(item_valid),

@@ -385,14 +385,17 @@ wire [15:0] sh_w1 = {p_proto, p_l4_len};
 wire [15:0] sh_w4 = {d_mode, d_k};
 wire [15:0] sh_w5 = {d_rlen[7:0], d_rlen[15:8]};
 wire [15:0] sh_w6 = {body_len[7:0], 2'd0, body_len[13:8]};
-// the terms known from the parse on, summed every clock; T_SHIM1 (3
-// clocks): the rest added, and folded (nic_fold: 2 clocks); T_SHIM2: taken
-reg  [31:0] shim_const = 0;
-always @(posedge clk)
+// the terms known from the parse on, summed every clock, and the rest in
+// two partial sums, every clock too; T_SHIM1 (4 clocks): the partial sums
+// settle (1), added (1) and folded (nic_fold: 2); T_SHIM2: taken
+reg  [31:0] shim_const = 0, shim_p1 = 0, shim_p2 = 0;
+always @(posedge clk) begin
     shim_const <= {9'd0, addr_sum} + 32'd253 + {16'd0, sh_w0} + {16'd0, sh_w1} +
                   {16'd0, d_off} + {16'd0, sh_w4} + {16'd0, sh_w5};
-wire [31:0] shim_acc_c = shim_const + {16'd0, seg_len} + {16'd0, sh_w6} +
-                         {16'd0, f_pre_r} + {16'd0, body_sw} + {16'd0, suf_sw};
+    shim_p1 <= shim_const + {16'd0, seg_len} + {16'd0, sh_w6};
+    shim_p2 <= {16'd0, f_pre_r} + {16'd0, body_sw} + {16'd0, suf_sw};
+end
+wire [31:0] shim_acc_c = shim_p1 + shim_p2;
 reg  [31:0] shim_acc = 0;
 wire [15:0] shim_fold;
 nic_fold fold_shim (.clk(clk), .acc(shim_acc), .folded(shim_fold));
@@ -674,10 +677,11 @@ always @(posedge clk) begin
         state <= T_SHIM1;
     end
     T_SHIM1: begin
-        // (its terms hold: the same sum each clock, folded 2 clocks later)
+        // (its terms hold: the partial sums settle a clock in, their sum
+        // the next, folded 2 clocks later)
         shim_acc <= shim_acc_c;
         wait_n <= wait_n + 3'd1;
-        if (wait_n == 3'd2)
+        if (wait_n == 3'd3)
             state <= T_SHIM2;
     end
     T_SHIM2: begin

@@ -19,7 +19,8 @@
 #           add: 11 levels). Whole levels.
 #   carry   the same, but adders, subtractors and comparators of
 #           20 bits or more (`$alu` cells: accumulators, counters,
-#           addresses) are kept whole through ABC and charged as the carry
+#           addresses; TIMING_CARRY_MIN sets the width) are kept
+#           whole through ABC and charged as the carry
 #           chains they become (rtl/scripts/carry_depth.py: a 32-bit add
 #           3.75 levels, by yosys's 7-series cell delays); narrower ones
 #           stay with ABC as in lut. Levels to a tenth.
@@ -50,8 +51,11 @@ TOP=$1 LANES=$2
 TARGET=${TIMING_TARGET:-8}
 BUDGET=${3:-$TARGET}
 METHOD=${TIMING_METHOD:-lut}
+# carry: the narrowest adder charged as a carry chain (bits)
+CARRY_MIN=${TIMING_CARRY_MIN:-20}
 case $LANES in - | [0-9] | [0-9][0-9]) ;; *) usage ;; esac
 [[ $BUDGET =~ ^[0-9]+(\.[0-9])?$ ]] || usage
+[[ $CARRY_MIN =~ ^[0-9]+$ ]] || { echo "$0: TIMING_CARRY_MIN must be a number of bits" >&2; exit 2; }
 case $METHOD in carry | lut | xilinx) ;; *) echo "$0: TIMING_METHOD must be carry, lut or xilinx" >&2; exit 2 ;; esac
 
 RTL=${INC_RTL_DIR:-rtl/codec}
@@ -128,11 +132,11 @@ EOF
 opt -fast -full
 memory_map
 opt -full
-select -set wide t:\$alu r:Y_WIDTH>=20 %i
+select -set wide t:\$alu r:Y_WIDTH>=$CARRY_MIN %i
 select -set rest @wide %n
 techmap @rest
 # again: techmap made \$fa and \$alu cells of its own (multi-operand sums)
-select -set wide t:\$alu r:Y_WIDTH>=20 %i
+select -set wide t:\$alu r:Y_WIDTH>=$CARRY_MIN %i
 select -set rest @wide %n
 techmap @rest
 opt -fast

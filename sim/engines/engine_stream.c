@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
 
 #include "engine_stream.h"
 
@@ -119,8 +120,12 @@ int es_run(struct vl_engine *e, const struct es_packet *in, size_t n,
 		vl_engine_tick(e);
 		st->cycles++;
 		quiet = in_fire || out_fire ? 0 : quiet + 1;
-		if (quiet > cfg->hang_cycles)
+		if (quiet > cfg->hang_cycles) {
+			/* where it stopped, for the test's log */
+			printf("# es_run: no beat in or out for %llu cycles: input packet %zu at byte %zu, output packet %zu\n",
+			       (unsigned long long)cfg->hang_cycles, pi, po, ri);
 			return -1;
+		}
 	}
 	/* let the last status pulse out */
 	vl_engine_eval(e, &io);

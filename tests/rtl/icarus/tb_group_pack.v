@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * tb_group_pack: inc_group_pack (packs one group of 8 values) against the C
- * library, on vectors from gen_vectors; also 8 inc_quant lanes feeding
- * inc_group_pack, from the float values, as the compressor connects them.
+ * tb_group_pack: inc_tag_offsets into inc_group_pack (packs one group of 8
+ * values) against the C library, on vectors from gen_vectors; also 8
+ * inc_quant lanes feeding them, from the float values, as the compressor
+ * connects them (there with a register between the offsets and the pack).
  *
  * usage: vvp tb_group_pack.vvp +vectors=PATH/pack.hex
  *
@@ -42,14 +43,22 @@ module tb_group_pack;
 // inc_group_pack on the file's tags and words
 reg  [15:0]  tags = 0;
 reg  [255:0] words = 0;
-wire [15:0]  tw;
+wire [15:0]  tw = tags;         // the tag word is the tags as they are
+wire [23:0]  sizes;
+wire [47:0]  offsets;
 wire [255:0] payload;
 wire [5:0]   size;
 
+inc_tag_offsets offs (
+    .tw(tags),
+    .sizes(sizes),
+    .offsets(offsets)
+);
+
 inc_group_pack dut (
-    .tags(tags),
+    .sizes(sizes),
+    .offsets(offsets),
     .words(words),
-    .tw(tw),
     .payload(payload),
     .size(size)
 );
@@ -59,7 +68,9 @@ reg  [255:0] values = 0;
 reg  [4:0]   k = 1;
 wire [15:0]  q_tags;
 wire [255:0] q_words;
-wire [15:0]  c_tw;
+wire [15:0]  c_tw = q_tags;
+wire [23:0]  c_sizes;
+wire [47:0]  c_offsets;
 wire [255:0] c_payload;
 wire [5:0]   c_size;
 
@@ -75,10 +86,16 @@ generate
     end
 endgenerate
 
+inc_tag_offsets c_offs (
+    .tw(q_tags),
+    .sizes(c_sizes),
+    .offsets(c_offsets)
+);
+
 inc_group_pack chain (
-    .tags(q_tags),
+    .sizes(c_sizes),
+    .offsets(c_offsets),
     .words(q_words),
-    .tw(c_tw),
     .payload(c_payload),
     .size(c_size)
 );
