@@ -8,8 +8,11 @@
 SELF4=$PEER4 SELF6=$PEER6 INC_MTU=9000
 
 insmod /lib/modules/inceptionn.ko || exit 1
-setup_if || exit 1
+# the services first: once this guest answers on eth0 they listen
 iperf3 -s -D
 /kselftest/inceptionn/sockopt --sink 7790 >/dev/null 2>&1 &
 start_incgrad_servers
+wait_for 30 listening 5201 && wait_for 30 listening 7790 ||
+	echo "# iperf3 or the sockopt sink does not listen"
+setup_if || exit 1
 while :; do sleep 3600; done

@@ -9,11 +9,12 @@
 . /kselftest/inceptionn/lib.sh
 IF=eth0 SELF4=$PLAIN4 SELF6=$PLAIN6
 
+# the services first: once this guest answers on eth0 they listen
+start_incgrad_servers
+# a command port for the selftests (nic_peers.sh forges ICMP from here)
+nc -ll -p 7800 -e /bin/sh &
 setup_if || exit 1
 # and VLAN 5 on it: 10.0.5.2
 vconfig add eth0 "$PLAIN_VLAN" && ip addr add "$PLAIN_VLAN4/24" dev "eth0.$PLAIN_VLAN" &&
 	ip link set "eth0.$PLAIN_VLAN" up || echo "# VLAN $PLAIN_VLAN not set up"
-start_incgrad_servers
-# a command port for the selftests (nic_peers.sh forges ICMP from here)
-nc -ll -p 7800 -e /bin/sh &
 while :; do sleep 3600; done

@@ -109,11 +109,12 @@ CKEYS='role result reason server port proto family file file_bytes file_crc
 mark marked k mode msg_bytes repeat messages datagrams dropped_on_purpose
 host_tx_drops host_neigh_failed payload_bytes bytes_written seconds throughput_mbps server_result
 server_verified server_crc_match server_within_bound server_payload_bytes
-server_messages server_lost server_host_drops server_not_exact
+server_messages server_lost server_host_drops server_ip_errors server_not_exact
 server_max_abs_err server_seconds server_throughput_mbps'
 SKEYS='role result reason peer proto family session marked emulated k mode
 bound file_bytes file_crc msg_bytes repeat messages_expected
-messages_received messages_lost duplicates reordered host_rx_drops datagrams_bad
+messages_received messages_lost duplicates reordered host_rx_drops
+host_ip_errors messages_late datagrams_bad
 datagrams_foreign payload_bytes bytes_received seconds throughput_mbps
 rounds_crc_ok rounds_crc_bad rounds_incomplete crc_match messages_not_exact
 verified verify_file values_compared values_not_exact values_over_bound
@@ -134,7 +135,8 @@ clean() {	# clean NAME FILE-BYTES
 			j['server_lost'] == 0 and j['throughput_mbps'] > 0 and
 			j['seconds'] > 0 and
 			(j['proto'] == 'udp') == (j['host_tx_drops'] is not None) and
-			(j['proto'] == 'udp') == (j['server_host_drops'] is not None)" &&
+			(j['proto'] == 'udp') == (j['server_host_drops'] is not None) and
+			(j['proto'] == 'udp') == (j['server_ip_errors'] is not None)" &&
 		j "$s" "j['result'] == 'pass' and j['reason'] is None and
 			j['messages_received'] == j['messages_expected'] > 0 and
 			j['messages_lost'] == 0 and j['payload_bytes'] == $2 * j['repeat'] and
@@ -270,7 +272,8 @@ xfer drop "--udp --verify $G" 127.0.0.1 "$G" --udp --no-mark --test-drop 7
 		j['server_lost'] > 0 and j['payload_bytes'] < $GB and
 		type(j['server_host_drops']) is int and type(j['host_tx_drops']) is int and
 		type(j['host_neigh_failed']) is int" &&
-	j "$T/drop-s.json" "type(j['host_rx_drops']) is int"
+	j "$T/drop-s.json" "type(j['host_rx_drops']) is int and
+		j['host_ip_errors'] == 0 and j['messages_late'] == 0"
 r=$?
 ok $r "udp --test-drop 7: lost datagrams fail the transfer (exit 1 both sides), counts consistent, host drop counters reported"
 [ $r -eq 0 ] || diag "$T/drop-s.json" "$T/drop-c.json"
@@ -289,6 +292,24 @@ xfer droph "--udp --verify $G" 127.0.0.1 "$G" --udp --no-mark --test-drop 3
 r=$?
 ok $r "udp --test-drop 3 (headers too): payloads without their header are discarded, not placed; fail"
 [ $r -eq 0 ] || diag "$T/droph-s.json"
+
+# the last message after the end record: later than --udp-wait, read while
+# the server waits for its drop counters (1.5 s): late, not lost; later
+# than that: lost
+xfer late "--udp --verify $G --udp-wait 100" 127.0.0.1 "$G" --udp --no-mark --test-late 700
+[ "$crc" -eq 0 ] && [ "$src" -eq 0 ] && j "$T/late-s.json" "j['result'] == 'pass' and
+	j['messages_late'] == 1 and j['messages_lost'] == 0 and j['crc_match'] and
+	j['host_ip_errors'] == 0" &&
+	j "$T/late-c.json" "j['server_lost'] == 0 and j['server_ip_errors'] == 0"
+r=$?
+ok $r "udp --test-late 700 with --udp-wait 100: the message after the wait is read as late, not lost; pass"
+[ $r -eq 0 ] || diag "$T/late-s.json" "$T/late-c.json"
+xfer latelost "--udp --verify $G --udp-wait 100 --allow-loss" 127.0.0.1 "$G" --udp --no-mark --test-late 2500
+[ "$crc" -eq 0 ] && [ "$src" -eq 0 ] && j "$T/latelost-s.json" "j['messages_late'] == 0 and
+	j['messages_lost'] == 1 and not j['crc_match']"
+r=$?
+ok $r "udp --test-late 2500 with --udp-wait 100: past the counters' wait the message is lost"
+[ $r -eq 0 ] || diag "$T/latelost-s.json" "$T/latelost-c.json"
 
 # a payload after another message's header (its own payload and the next
 # header lost): its tag tells, it is not placed (PROTOCOL.md, version 2)

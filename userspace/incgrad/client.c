@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -397,7 +398,8 @@ static int send_udp(struct client *c)
 {
 	uint64_t i;
 
-	for (i = 0; i < c->total; i++) {
+	/* --test-late: the last message is sent by finish(), after the end */
+	for (i = 0; i < c->total - !!c->o->test_late_ms; i++) {
 		uint64_t seq = i;
 
 		/* --test-swap: messages 1 0 3 2 ... (each still header first) */
@@ -425,6 +427,14 @@ static int finish(struct client *c)
 		return -1;
 	}
 	c->bytes_written += sizeof(b);
+	if (c->o->test_late_ms && c->total) {
+		struct pollfd p = { .fd = c->cfd, .events = POLLIN };
+
+		ig_sleep_until(ig_now() + c->o->test_late_ms / 1000.0);
+		/* not after the result: the server has given up and gone */
+		if (poll(&p, 1, 0) == 0 && udp_msg(c, c->total - 1))
+			return -1;
+	}
 	r = ig_read_full(c->cfd, rb, sizeof(rb), c->o->timeout_ms);
 	if (r) {
 		fail(c, "waiting for the server's result: %s", ig_io_str(r));
@@ -510,6 +520,11 @@ static void report(const struct client *c, const char *result)
 					    r->host_drops);
 			else
 				ig_json_str(&j, "server_host_drops", NULL);
+			if (r->flags & IG_RF_IP_ERRORS)
+				ig_json_u64(&j, "server_ip_errors",
+					    r->ip_errors);
+			else
+				ig_json_str(&j, "server_ip_errors", NULL);
 			ig_json_u64(&j, "server_not_exact", r->not_exact);
 			ig_json_dbl(&j, "server_max_abs_err", r->max_abs_err);
 			ig_json_dbl(&j, "server_seconds", rx_s);
@@ -520,7 +535,8 @@ static void report(const struct client *c, const char *result)
 				"server_verified", "server_crc_match",
 				"server_within_bound", "server_payload_bytes",
 				"server_messages", "server_lost",
-				"server_host_drops", "server_not_exact", "server_max_abs_err",
+				"server_host_drops", "server_ip_errors",
+				"server_not_exact", "server_max_abs_err",
 				"server_seconds", "server_throughput_mbps",
 			};
 			size_t i;
@@ -575,6 +591,10 @@ static void report(const struct client *c, const char *result)
 		       (unsigned long long)r->host_drops,
 		       c->drops_ok ? "" : "? ", (unsigned long long)c->drops,
 		       (unsigned long long)c->neigh);
+	if (r->flags & IG_RF_IP_ERRORS && r->ip_errors)
+		ig_row(stdout, "server IP errors", "%llu packets refused by "
+		       "the server's IP layer (bad or truncated headers, "
+		       "wrong addresses)", (unsigned long long)r->ip_errors);
 	if (r->flags & IG_RF_VERIFIED)
 		ig_row(stdout, "server check", "against the original: %llu "
 		       "values not bit-exact, max error %g, bound %s",

@@ -41,10 +41,14 @@ static int dev_column(unsigned int col, uint64_t *sum)
 	return 0;
 }
 
-/* /proc/net/snmp: a "Udp: Name Name ..." line, then "Udp: 1 2 ...". */
-static uint64_t snmp_field(const char *proto, const char *name)
+/*
+ * /proc/net/snmp or /proc/net/netstat (file): a "Udp: Name Name ..." line,
+ * then "Udp: 1 2 ...".
+ */
+static uint64_t snmp_field(const char *file, const char *proto,
+			   const char *name)
 {
-	FILE *f = fopen("/proc/net/snmp", "r");
+	FILE *f = fopen(file, "r");
 	char names[1024], vals[1024];
 	size_t pl = strlen(proto);
 	uint64_t v = 0;
@@ -228,7 +232,7 @@ int ig_host_drops(int rx, uint64_t *drops)
 	if (dev_column(rx ? 3 : 11, &d))
 		return -1;
 	if (rx)
-		d += snmp_field("Udp", "InErrors") +
+		d += snmp_field("/proc/net/snmp", "Udp", "InErrors") +
 		     snmp6_field("Udp6InErrors");
 	else {
 		uint64_t q;
@@ -240,12 +244,36 @@ int ig_host_drops(int rx, uint64_t *drops)
 		 * alone, the UDP ones only without rtnetlink
 		 */
 		if (qdisc_drops(&q))
-			q = snmp_field("Udp", "SndbufErrors") +
+			q = snmp_field("/proc/net/snmp", "Udp", "SndbufErrors") +
 			    snmp6_field("Udp6SndbufErrors");
 		d += q +
 		     stat_column("arp_cache", "unresolved_discards", &found) +
 		     stat_column("ndisc_cache", "unresolved_discards", &found);
 	}
 	*drops = d;
+	return 0;
+}
+
+int ig_ip_in_errors(uint64_t *errors)
+{
+	static const char *const v4[] = {
+		"InHdrErrors", "InAddrErrors", "InUnknownProtos", "InDiscards",
+		"ReasmFails",
+	};
+	static const char *const v6[] = {
+		"Ip6InHdrErrors", "Ip6InTooBigErrors", "Ip6InAddrErrors", "Ip6InUnknownProtos", "Ip6InTruncatedPkts",
+		"Ip6InDiscards", "Ip6ReasmFails",
+	};
+	uint64_t n = 0;
+	size_t i;
+
+	if (access("/proc/net/snmp", R_OK))
+		return -1;
+	for (i = 0; i < sizeof(v4) / sizeof(v4[0]); i++)
+		n += snmp_field("/proc/net/snmp", "Ip", v4[i]);
+	n += snmp_field("/proc/net/netstat", "IpExt", "InTruncatedPkts");
+	for (i = 0; i < sizeof(v6) / sizeof(v6[0]); i++)
+		n += snmp6_field(v6[i]);
+	*errors = n;
 	return 0;
 }

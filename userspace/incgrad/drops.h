@@ -33,4 +33,14 @@ int ig_host_drops(int rx, uint64_t *drops);
  */
 int ig_neigh_failed(uint64_t *failed);
 
+/*
+ * Packets this host's IP layer refused as it received them (IPv4 and IPv6:
+ * bad headers or header checksums, truncated packets, wrong addresses,
+ * unknown protocols, discards, failed reassemblies: the Ip lines
+ * of /proc/net/snmp, IpExt of /proc/net/netstat, Ip6 of /proc/net/snmp6).
+ * Not drops a busy host explains: a NIC that restored a frame wrongly
+ * shows here. 0, or -1 when /proc/net/snmp cannot be read.
+ */
+int ig_ip_in_errors(uint64_t *errors);
+
 #endif

@@ -44,6 +44,7 @@ struct ig_client_opts {
 	int test_swap;		/* UDP: send messages in swapped pairs */
 	uint32_t test_corrupt;	/* flip a bit in every Nth message's payload */
 	uint64_t test_stop;	/* 1 + messages to send before quitting */
+	int test_late_ms;	/* UDP: the last message this long after the end */
 };
 
 struct ig_server_opts {

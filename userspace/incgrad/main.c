@@ -25,7 +25,7 @@ static const char usage_text[] =
 "                 [--msg BYTES] [--mtu BYTES|auto] [--rate BITS] [--repeat N]\n"
 "                 [--json] [--timeout SEC]\n"
 "                 [--test-drop N] [--test-mispair N] [--test-swap]\n"
-"                 [--test-corrupt N] [--test-stop N]\n"
+"                 [--test-corrupt N] [--test-stop N] [--test-late MS]\n"
 "  incgrad verify ORIGINAL RECEIVED [--k K] [--exact] [--json]\n"
 "\n"
 "The client sends a float32 FILE to an incgrad server, each message behind\n"
@@ -37,7 +37,8 @@ static const char usage_text[] =
 "on purpose (UDP: --test-drop drops every Nth datagram, --test-mispair the\n"
 "payload of every Nth message and the next header, --test-swap sends\n"
 "messages in swapped pairs; --test-corrupt flips a bit in every Nth\n"
-"message, --test-stop quits after N messages). Exit status: 0 verified, 1\n"
+"message, --test-stop quits after N messages, --test-late sends the last\n"
+"message MS ms after the end record). Exit status: 0 verified, 1\n"
 "verification failed, 2 usage, 3 file, network or protocol error.\n"
 "See userspace/incgrad/PROTOCOL.md.\n";
 
@@ -65,7 +66,7 @@ static int num(const char *s, int si, uint64_t lo, uint64_t hi, uint64_t *v,
 enum {
 	O_MODE = 256, O_NO_MARK, O_MARK, O_EMULATE, O_MSG, O_MTU, O_RATE,
 	O_JSON, O_TIMEOUT, O_DROP, O_MISPAIR, O_SWAP, O_VERIFY, O_SAVE, O_LOSS,
-	O_UDP_WAIT, O_MAX_BYTES, O_EXACT, O_CORRUPT, O_STOP,
+	O_UDP_WAIT, O_MAX_BYTES, O_EXACT, O_CORRUPT, O_STOP, O_LATE,
 };
 
 static int cmd_client(int argc, char **argv)
@@ -89,6 +90,7 @@ static int cmd_client(int argc, char **argv)
 		{ "test-swap", no_argument, 0, O_SWAP },
 		{ "test-corrupt", required_argument, 0, O_CORRUPT },
 		{ "test-stop", required_argument, 0, O_STOP },
+		{ "test-late", required_argument, 0, O_LATE },
 		{ "help", no_argument, 0, 'h' },
 		{ 0, 0, 0, 0 },
 	};
@@ -196,6 +198,11 @@ static int cmd_client(int argc, char **argv)
 				return IG_EXIT_USAGE;
 			o.test_stop = v + 1;
 			break;
+		case O_LATE:
+			if (num(optarg, 0, 1, 600000, &v, "--test-late"))
+				return IG_EXIT_USAGE;
+			o.test_late_ms = (int)v;
+			break;
 		case 'h':
 			fputs(usage_text, stdout);
 			return IG_EXIT_OK;
@@ -209,9 +216,9 @@ static int cmd_client(int argc, char **argv)
 		return usage("--mark, --no-mark and --emulate-nic exclude "
 			     "each other", NULL);
 	if (!o.udp && (o.mtu || rate_set || o.test_drop || o.test_mispair ||
-		       o.test_swap))
-		return usage("--mtu, --rate, --test-drop, --test-mispair and "
-			     "--test-swap are for --udp", NULL);
+		       o.test_swap || o.test_late_ms))
+		return usage("--mtu, --rate, --test-drop, --test-mispair, "
+			     "--test-swap and --test-late are for --udp", NULL);
 	if (o.msg % 4 || o.msg > (o.udp ? IG_UDP_MAX_MSG : IG_TCP_MAX_MSG)) {
 		fprintf(stderr, "incgrad: --msg %u: must be a multiple of 4, at "
 			"most %u for %s\n", o.msg, o.udp ? IG_UDP_MAX_MSG :

@@ -236,6 +236,7 @@ void ig_result_pack(const struct ig_result *r, uint8_t out[IG_RESULT_LEN])
 	put16(out + 4, r->verdict);
 	put16(out + 6, r->reason);
 	put32(out + 8, r->flags);
+	put32(out + 12, r->ip_errors);
 	put64(out + 16, r->payload_bytes);
 	put64(out + 24, r->messages);
 	put64(out + 32, r->lost);
@@ -256,6 +257,7 @@ int ig_result_parse(const uint8_t in[IG_RESULT_LEN], struct ig_result *r)
 	r->verdict = get16(in + 4);
 	r->reason = get16(in + 6);
 	r->flags = get32(in + 8);
+	r->ip_errors = get32(in + 12);
 	r->payload_bytes = get64(in + 16);
 	r->messages = get64(in + 24);
 	r->lost = get64(in + 32);

@@ -82,6 +82,7 @@ const char *ig_reason_str(unsigned int r);
 #define IG_RF_CRC_OK		0x2	/* every round complete, CRC-32C equal */
 #define IG_RF_WITHIN_BOUND	0x4
 #define IG_RF_DROPS		0x8	/* host_drops was counted */
+#define IG_RF_IP_ERRORS		0x10	/* ip_errors was counted */
 
 struct ig_hello {
 	uint16_t version;
@@ -119,6 +120,7 @@ struct ig_result {
 	uint16_t verdict;
 	uint16_t reason;
 	uint32_t flags;
+	uint32_t ip_errors;	/* refused by the server's IP layer (UDP) */
 	uint64_t payload_bytes;	/* received */
 	uint64_t messages;	/* received, unique */
 	uint64_t lost;

@@ -62,6 +62,9 @@ struct sess {
 	double t_start, t_last;
 	int drops_ok;		/* UDP: host drops counted from drops0 */
 	uint64_t drops0, drops;
+	int iperr_ok;		/* UDP: IP input errors counted from iperr0 */
+	uint64_t iperr0, iperr;
+	uint64_t late;		/* UDP: messages read after the wait ended */
 	int verdict, reason;
 	char err[256];
 };
@@ -408,6 +411,23 @@ static void datagram(struct sess *s, const uint8_t *b, size_t n)
 	accept_msg(s, h.round, h.index, b, h.len, h.data_crc);
 }
 
+/* Read up to max datagrams that are waiting; how many were read. */
+static unsigned int udp_drain(struct sess *s, uint8_t *buf, size_t cap,
+			      unsigned int max)
+{
+	unsigned int i;
+
+	for (i = 0; i < max; i++) {
+		ssize_t n = recv(s->ufd, buf, cap, MSG_DONTWAIT | MSG_TRUNC);
+
+		if (n < 0)
+			break;
+		/* MSG_TRUNC: n is the real length */
+		datagram(s, buf, (size_t)n > cap ? 0 : (size_t)n);
+	}
+	return i;
+}
+
 static int udp_loop(struct sess *s, uint8_t *buf, size_t cap)
 {
 	const struct ig_server_opts *o = s->o;
@@ -420,7 +440,7 @@ static int udp_loop(struct sess *s, uint8_t *buf, size_t cap)
 			{ .fd = s->ufd, .events = POLLIN },
 		};
 		double left;
-		int pr, i;
+		int pr;
 
 		if (end_seen && s->msgs_rx == s->total)
 			return 0;
@@ -444,15 +464,7 @@ static int udp_loop(struct sess *s, uint8_t *buf, size_t cap)
 			return -1;
 		}
 		if (p[1].revents & POLLIN) {
-			for (i = 0; i < 512; i++) {
-				ssize_t n = recv(s->ufd, buf, cap,
-						 MSG_DONTWAIT | MSG_TRUNC);
-
-				if (n < 0)
-					break;
-				/* MSG_TRUNC: n is the real length */
-				datagram(s, buf, (size_t)n > cap ? 0 : (size_t)n);
-			}
+			udp_drain(s, buf, cap, 512);
 			last = ig_now();
 		}
 		if (p[0].revents) {
@@ -545,6 +557,8 @@ static void send_result(struct sess *s)
 		.rx_nsec = (uint64_t)((s->t_last - s->t_start) * 1e9),
 		.host_drops = s->drops > UINT32_MAX ? UINT32_MAX :
 			      (uint32_t)s->drops,
+		.ip_errors = s->iperr > UINT32_MAX ? UINT32_MAX :
+			     (uint32_t)s->iperr,
 	};
 	uint8_t b[IG_RESULT_LEN];
 
@@ -556,6 +570,8 @@ static void send_result(struct sess *s)
 		r.flags |= IG_RF_WITHIN_BOUND;
 	if (s->drops_ok)
 		r.flags |= IG_RF_DROPS;
+	if (s->iperr_ok)
+		r.flags |= IG_RF_IP_ERRORS;
 	ig_result_pack(&r, b);
 	if (ig_write_full(s->cfd, b, sizeof(b)))
 		fprintf(stderr, "incgrad: server: %s: sending the result: %s\n",
@@ -563,28 +579,39 @@ static void send_result(struct sess *s)
 }
 
 /*
- * UDP: how many packets this host dropped while the session ran. When
- * datagrams were lost, wait up to 1.5 s for the counters to catch up (a
- * driver may read its NIC's drop counters once a second, as inceptionn's
- * does), so that loss a counter explains is seen as explained.
+ * UDP, after the wait: how many packets this host dropped while the
+ * session ran. When datagrams were lost, wait up to 1.5 s for the counters
+ * to catch up (a driver may read its NIC's drop counters once a second, as
+ * inceptionn's does), so that loss a counter explains is seen as
+ * explained; then read the datagrams that arrived meanwhile (late: a host
+ * too busy to run this process in time, not loss) and count the packets
+ * the IP layer refused.
  */
-static void count_drops(struct sess *s)
+static void udp_finish(struct sess *s, uint8_t *buf, size_t cap)
 {
-	uint64_t lost = s->total - s->msgs_rx, now;
 	double until = ig_now() + 1.5;
+	uint64_t now, got;
 
-	if (!s->drops_ok)
-		return;
-	for (;;) {
+	while (s->drops_ok && s->msgs_rx < s->total) {
 		if (ig_host_drops(1, &now)) {
 			s->drops_ok = 0;
-			return;
+			break;
 		}
 		s->drops = now >= s->drops0 ? now - s->drops0 : 0;
-		if (s->drops >= lost || ig_now() >= until)
-			return;
+		if (s->drops >= s->total - s->msgs_rx || ig_now() >= until)
+			break;
 		ig_sleep_until(ig_now() + 0.1);
 	}
+	if (s->msgs_rx < s->total) {
+		got = s->msgs_rx;
+		while (udp_drain(s, buf, cap, 512) == 512)
+			;
+		s->late = s->msgs_rx - got;
+	}
+	if (s->iperr_ok && !ig_ip_in_errors(&now))
+		s->iperr = now >= s->iperr0 ? now - s->iperr0 : 0;
+	else
+		s->iperr_ok = 0;
 }
 
 static const char *verdict_str(int v)
@@ -641,6 +668,11 @@ static void report(const struct sess *s)
 			ig_json_u64(&j, "host_rx_drops", s->drops);
 		else
 			ig_json_str(&j, "host_rx_drops", NULL);
+		if (s->iperr_ok)
+			ig_json_u64(&j, "host_ip_errors", s->iperr);
+		else
+			ig_json_str(&j, "host_ip_errors", NULL);
+		ig_json_u64(&j, "messages_late", s->late);
 		ig_json_u64(&j, "datagrams_bad", s->bad_dgrams);
 		ig_json_u64(&j, "datagrams_foreign", s->foreign);
 		ig_json_u64(&j, "payload_bytes", s->payload_rx);
@@ -693,6 +725,12 @@ static void report(const struct sess *s)
 		ig_row(stdout, "host drops", "%llu packets dropped on this "
 		       "host meanwhile (NIC, socket buffer)",
 		       (unsigned long long)s->drops);
+	if (s->late)
+		ig_row(stdout, "late", "%llu messages read after the wait "
+		       "(--udp-wait) ended", (unsigned long long)s->late);
+	if (s->iperr_ok && s->iperr)
+		ig_row(stdout, "IP errors", "%llu packets refused by this "
+		       "host's IP layer meanwhile", (unsigned long long)s->iperr);
 	if (s->bad_dgrams || s->foreign)
 		ig_row(stdout, "ignored", "%llu corrupt and %llu foreign "
 		       "datagrams", (unsigned long long)s->bad_dgrams,
@@ -747,10 +785,13 @@ static int session(const struct ig_server_opts *o, const struct orig *orig,
 		s.t_start = s.t_last = ig_now();
 		s.drops_ok = s.h.flags & IG_F_UDP &&
 			     !ig_host_drops(1, &s.drops0);
+		s.iperr_ok = s.h.flags & IG_F_UDP &&
+			     !ig_ip_in_errors(&s.iperr0);
 		if (!(s.h.flags & IG_F_UDP ? udp_loop(&s, dbuf, dcap) :
 		      tcp_loop(&s))) {
+			if (s.h.flags & IG_F_UDP)
+				udp_finish(&s, dbuf, dcap);
 			round_close(&s);
-			count_drops(&s);
 			judge(&s);
 			send_result(&s);
 			if (o->save && s.round_got == s.per_round)

@@ -117,11 +117,24 @@ setup_plain_if() {
 	wait_for 30 sh -c "[ \"\$(cat /sys/class/net/$PLAIN_IF/carrier)\" = 1 ]"
 }
 
-# start_incgrad_servers: the servers the transfer tests talk to (peer guests)
+# listening PORT: a TCP socket of this host listens on PORT (IPv4 or IPv6)
+listening() {
+	grep -Eq ":$(printf %04X "$1") [0-9A-F]+:0000 0A " /proc/net/tcp /proc/net/tcp6
+}
+
+# start_incgrad_servers: the servers the transfer tests talk to (peer
+# guests), back once both listen (the peer guests start them before their
+# interface answers, so a test that runs first never finds them missing).
+# UDP: a guest of a loaded simulator can stall for seconds, so the server
+# waits 3 s after the last datagram before it counts the rest lost (it
+# waits only when something is missing).
 start_incgrad_servers() {
 	incgrad server --port "$INCGRAD_PORT" --verify "$GRAD" >/dev/null 2>&1 &
 	incgrad server --port $((INCGRAD_PORT + 1)) --udp --verify "$GRAD" \
-		--allow-loss >/dev/null 2>&1 &
+		--allow-loss --udp-wait 3000 >/dev/null 2>&1 &
+	wait_for 60 listening "$INCGRAD_PORT" &&
+		wait_for 60 listening $((INCGRAD_PORT + 1)) ||
+		echo "# the incgrad servers do not listen"
 }
 
 # jfield NAME JSON: the value of a top-level field of incgrad's JSON output
