@@ -13,7 +13,7 @@ out=$(BUILD=$BUILD ROUNDS=1 scripts/bench-driver.sh 2>&1)
 rc=$?
 echo "$out" | sed 's/^/# /'
 tap $rc "bench-driver ROUNDS=1: exit 0 ($rc)"
-echo "$out" | grep -Eq '^this +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ *$'
+grep -Eq '^this +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ *$' <<<"$out"
 tap $? "a table row for this driver with both directions"
 BUILD=$BUILD ROUNDS=0 scripts/bench-driver.sh >/dev/null 2>&1
 rc=$?

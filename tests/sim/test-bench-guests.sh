@@ -16,11 +16,11 @@ rc=$?
 echo "$out" | sed 's/^/# /'
 tap $rc "bench-guests SECS=2: exit 0 ($rc)"
 num='[0-9]+(\.[0-9]+)?'
-echo "$out" | grep -Eq "^through two incsims +$num +$num *$"
+grep -Eq "^through two incsims +$num +$num *$" <<<"$out"
 tap $? "a row for the incsim path, both directions"
-echo "$out" | grep -Eq "^through virtio-net +$num +$num *$"
+grep -Eq "^through virtio-net +$num +$num *$" <<<"$out"
 tap $? "a row for the virtio-net path, both directions"
-echo "$out" | grep -Eq "^incsim / virtio-net +$num% +$num% *$"
+grep -Eq "^incsim / virtio-net +$num% +$num% *$" <<<"$out"
 tap $? "the share row"
 BUILD=$BUILD SECS=0 scripts/bench-guests.sh >/dev/null 2>&1
 rc=$?
