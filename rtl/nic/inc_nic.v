@@ -333,12 +333,16 @@ assign m_axis_tx_tdata = fq_tdata;
 assign m_axis_tx_tkeep = fq_tkeep;
 assign m_axis_tx_tvalid = fq_tvalid && !lb;
 assign m_axis_tx_tlast = fq_tlast;
-assign fq_tready = lb || m_axis_tx_tready;
+// Looped back, a frame leaves the FIFO only when nic_rx has room for it
+// (with RX on; off, RX drops it as it drops MAC frames), so none is lost
+wire rx_room;
+wire lb_hold = rx_en && !fq_in_frame && !rx_room;
+assign fq_tready = lb ? !lb_hold : m_axis_tx_tready;
 assign s_axis_rx_tready = 1'b1;
 
 wire [255:0] rx_in_data = lb ? fq_tdata : s_axis_rx_tdata;
 wire [31:0]  rx_in_keep = lb ? fq_tkeep : s_axis_rx_tkeep;
-wire         rx_in_valid = lb ? fq_tvalid : s_axis_rx_tvalid && !rx_cut;
+wire         rx_in_valid = lb ? fq_tvalid && !lb_hold : s_axis_rx_tvalid && !rx_cut;
 wire         rx_in_last = lb ? fq_tlast : s_axis_rx_tlast;
 wire         rx_in_user = lb ? 1'b0 : s_axis_rx_tuser;
 
@@ -348,7 +352,7 @@ nic_rx rx (
     .rxq_prod(rxq_prod), .rxq_cons(rxq_cons), .max_frame(max_frame),
     .s_axis_tdata(rx_in_data), .s_axis_tkeep(rx_in_keep),
     .s_axis_tvalid(rx_in_valid), .s_axis_tlast(rx_in_last),
-    .s_axis_tuser(rx_in_user),
+    .s_axis_tuser(rx_in_user), .s_frame_room(rx_room),
     .rd_req_valid(rx_rd_req_valid), .rd_req_ready(rd_req_fire && rd_pick),
     .rd_req_addr(rx_rd_req_addr), .rd_req_len(rx_rd_req_len),
     .rd_data(s_dma_rd_data[79:0]),

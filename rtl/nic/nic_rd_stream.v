@@ -7,7 +7,7 @@
  *
  * Addresses wrap at the RAM's size, so a frame may straddle the end of a
  * ring. Up to four words are in flight or queued; with m_axis_tready high
- * a beat leaves every clock after a three-clock start.
+ * a beat leaves every clock after a three-clock start, aligned or not.
  *
  * The outputs are registered (a two-entry skid buffer: m_axis_* and
  * m_axis_tlen come from flip-flops, and so does the ready of the stage in
@@ -81,7 +81,9 @@ wire [11:0] n_words = {1'b0, start_len[15:5]} +
 wire [11:0] n_beats = start_len == 0 ? 12'd1 :
                       {1'b0, start_len[15:5]} + {11'd0, start_len[4:0] != 5'd0};
 
-assign ram_re = busy && words_left != 0 && ({1'b0, q_cnt} + {3'd0, inflight}) < 4'd3;
+// (the queue's four entries: a beat of an unaligned range uses two words,
+// so with three it would wait a clock in three)
+assign ram_re = busy && words_left != 0 && ({1'b0, q_cnt} + {3'd0, inflight}) < 4'd4;
 assign ram_raddr = rd_word;
 
 // a beat needs its word and, unless the range ends inside it, the next

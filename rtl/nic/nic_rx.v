@@ -14,6 +14,17 @@
  * Then it writes the descriptor's length and status and advances CONS.
  * Checksums are verified and recomputed from sums taken in pieces in their
  * own alignment, as in nic_tx.
+ *
+ * Two stages after the ring, each on its own frame, in order:
+ *
+ *   X  examine: the header's parse and checks, the checksum pass, the body
+ *      through the decompressor into one of two slots of the range RAM,
+ *      the restored header block; the outcome as a record (NRX of them)
+ *   W  deliver: the next RX descriptor, the frame written to its buffer
+ *      (nic_assembler), the descriptor's length and status, CONS; or the
+ *      drop, counted. A frame leaves the ring when W is done with it.
+ *
+ * The ring RAM has a copy for each stage's reader.
  */
 
 // Language: Verilog 2001
@@ -40,6 +51,9 @@ module nic_rx
     input  wire          s_axis_tvalid,
     input  wire          s_axis_tlast,
     input  wire          s_axis_tuser,
+    // room for a whole frame of MAX_FRAME bytes now, even if one ended a
+    // clock ago (internal loopback holds TX frames back until then)
+    output reg           s_frame_room = 1'b0,
 
     output wire          rd_req_valid,
     input  wire          rd_req_ready,
@@ -85,6 +99,10 @@ reg  [9:0]  q_start [0:15];
 reg  [13:0] q_len [0:15];
 reg  [3:0]  q_wp = 0, q_rp = 0;
 reg  [4:0]  q_cnt = 0;
+// X takes frames from x_rp on; W pops them (q_rp) when it is done
+reg  [3:0]  x_rp = 0;
+reg  [4:0]  x_cnt = 0;          // frames queued that X has not taken
+wire        x_take;
 
 wire [10:0] used = in_wptr - free_ptr;
 wire        room = used < RING_WORDS;
@@ -96,6 +114,12 @@ wire        frame_bad = s_axis_tuser || f_long || bytes_next > {1'b0, max_frame}
                         bytes_next == 0;
 wire        frame_nobuf = f_over || !room || !rx_en || q_cnt == 5'd16;
 wire        push_frame = s_axis_tvalid && s_axis_tlast && !frame_bad && !frame_nobuf;
+
+// (a clock late, so with a beat and a frame to spare: 2 + ceil(MAX_FRAME / 32)
+// words, two queue entries)
+always @(posedge clk)
+    s_frame_room <= {1'b0, used} + {3'd0, max_frame[13:5]} + 12'd3 <= {1'b0, RING_WORDS} &&
+                    q_cnt < 5'd15;
 
 reg         r_we = 1'b0;
 reg  [9:0]  r_waddr = 0;
@@ -146,6 +170,9 @@ always @(posedge clk) begin
         end
     end
     q_cnt <= q_cnt + {4'd0, push_frame} - {4'd0, pop_frame};
+    x_cnt <= x_cnt + {4'd0, push_frame} - {4'd0, x_take};
+    if (x_take)
+        x_rp <= x_rp + 4'd1;
     if (pop_frame) begin
         q_rp <= q_rp + 4'd1;
         free_ptr <= free_ptr + pop_words;
@@ -160,28 +187,41 @@ always @(posedge clk) begin
         q_wp <= 0;
         q_rp <= 0;
         q_cnt <= 0;
+        x_rp <= 0;
+        x_cnt <= 0;
     end
 end
 
-// ---- the ring RAM (A) and the decoded-range RAM (B) -------------------------
+// ---- the ring RAM (A: X's copy, AW: W's) and the decoded-range RAM (B) ------
 
-wire         a_re;
-wire [9:0]   a_raddr;
-wire [255:0] a_rdata;
+wire         a_re, aw_re;
+wire [9:0]   a_raddr, aw_raddr;
+wire [255:0] a_rdata, aw_rdata;
 
 nic_ram #(.WIDTH(256), .ADDR_W(RING_AW)) ram_a (
     .clk(clk), .we(r_we), .waddr(r_waddr), .wdata(r_wdata),
     .re(a_re), .raddr(a_raddr), .rdata(a_rdata)
 );
+nic_ram #(.WIDTH(256), .ADDR_W(RING_AW)) ram_aw (
+    .clk(clk), .we(r_we), .waddr(r_waddr), .wdata(r_wdata),
+    .re(aw_re), .raddr(aw_raddr), .rdata(aw_rdata)
+);
+
+// records: NRX frames between X and W, each with a slot of the range RAM
+localparam NRX = 2;
+reg  [15:0]  x_idx = 0;         // records X wrote (the frame in X has the next)
+reg  [15:0]  w_idx = 0;         // records W is done with
+wire         x_slot = x_idx[0];
+wire         w_slot = w_idx[0];
 
 reg          b_we = 1'b0;
-reg  [8:0]   b_waddr = 0;
+reg  [9:0]   b_waddr = 0;
 reg  [255:0] b_wdata = 0;
 wire         b_re;
-wire [8:0]   b_raddr;
+wire [9:0]   b_raddr;
 wire [255:0] b_rdata;
 
-nic_ram #(.WIDTH(256), .ADDR_W(9)) ram_b (
+nic_ram #(.WIDTH(256), .ADDR_W(10)) ram_b (
     .clk(clk), .we(b_we), .waddr(b_waddr), .wdata(b_wdata),
     .re(b_re), .raddr(b_raddr), .rdata(b_rdata)
 );
@@ -191,10 +231,8 @@ nic_ram #(.WIDTH(256), .ADDR_W(9)) ram_b (
 localparam [4:0] R_IDLE = 5'd0, R_HDR_GO = 5'd1, R_HDR = 5'd2,
                  R_PARSE = 5'd3, R_CSUM_GO = 5'd4, R_CSUM = 5'd5,
                  R_CHECK = 5'd6, R_DEC_GO = 5'd7, R_DEC = 5'd8,
-                 R_BUILD1 = 5'd9, R_BUILD2 = 5'd10, R_DREQ = 5'd11,
-                 R_DWAIT = 5'd12, R_WREQ = 5'd13, R_WDATA = 5'd14,
-                 R_DWREQ = 5'd15, R_DWDATA = 5'd16, R_DONE = 5'd17,
-                 R_DROP = 5'd18, R_P1 = 5'd19, R_P2 = 5'd20,
+                 R_BUILD1 = 5'd9, R_BUILD2 = 5'd10, R_REC = 5'd11,
+                 R_P1 = 5'd19, R_P2 = 5'd20,
                  R_P3 = 5'd21, R_P4 = 5'd22, R_CHK0 = 5'd23,
                  R_B1 = 5'd24, R_B2 = 5'd25, R_B3 = 5'd26, R_IP4 = 5'd27,
                  R_CS_END = 5'd28, R_CS_END2 = 5'd29, R_B0 = 5'd30;
@@ -211,8 +249,8 @@ reg  [13:0]   out_len = 0;
 
 // no frame queued, being received (a beat coming in counts: the first of a
 // frame, or a one-beat frame, is in no register yet) or processed
-assign idle = state == R_IDLE && q_cnt == 0 && !as_busy && f_bytes == 0 &&
-              !s_axis_tvalid;
+assign idle = state == R_IDLE && w_state == W_IDLE && q_cnt == 0 && !as_busy &&
+              x_idx == w_idx && f_bytes == 0 && !s_axis_tvalid;
 
 // The header's fields and what follows from them are registered over seven
 // clocks once the header is in (R_P1..R_P3, then R_P4 for four clocks while
@@ -365,37 +403,55 @@ wire         ra_ready;
 wire [255:0] ra_tdata;
 wire [31:0]  ra_tkeep;
 wire         ra_tvalid, ra_tlast;
-wire [5:0]   ra_tlen;
 wire         ra_tready;
 
 wire         as_rda_valid, as_rdb_valid;
 wire [14:0]  as_rda_addr;
-wire [13:0]  as_rdb_addr;
+wire [14:0]  as_rdb_addr;
 wire [15:0]  as_rda_len, as_rdb_len;
 wire         as_rda_tready, as_rdb_tready;
-wire         sending = state == R_WDATA;
 wire         d_s_tready;
 
 nic_rd_stream #(.ADDR_W(RING_AW)) rd_a (
     .clk(clk), .rst(rst),
-    .start_valid(sending ? as_rda_valid : ra_go), .start_ready(ra_ready),
-    .start_addr(sending ? as_rda_addr : ra_start),
-    .start_len(sending ? as_rda_len : ra_len),
+    .start_valid(ra_go), .start_ready(ra_ready),
+    .start_addr(ra_start), .start_len(ra_len),
     .ram_re(a_re), .ram_raddr(a_raddr), .ram_rdata(a_rdata),
     .m_axis_tdata(ra_tdata), .m_axis_tkeep(ra_tkeep), .m_axis_tvalid(ra_tvalid),
-    .m_axis_tready(ra_tready), .m_axis_tlast(ra_tlast), .m_axis_tlen(ra_tlen)
+    .m_axis_tready(ra_tready), .m_axis_tlast(ra_tlast),
+    /* verilator lint_off PINCONNECTEMPTY */
+    .m_axis_tlen()
+    /* verilator lint_on PINCONNECTEMPTY */
 );
 
-assign ra_tready = sending ? as_rda_tready :
-                   state == R_DEC ? d_s_tready :
+assign ra_tready = state == R_DEC ? d_s_tready :
                    (state == R_HDR || state == R_CSUM);
+
+// W's reader of the ring, for the assembler
+wire         rw_ready;
+wire [255:0] rw_tdata;
+wire         rw_tvalid, rw_tlast;
+wire [5:0]   rw_tlen;
+
+nic_rd_stream #(.ADDR_W(RING_AW)) rd_w (
+    .clk(clk), .rst(rst),
+    .start_valid(as_rda_valid), .start_ready(rw_ready),
+    .start_addr(as_rda_addr), .start_len(as_rda_len),
+    .ram_re(aw_re), .ram_raddr(aw_raddr), .ram_rdata(aw_rdata),
+    .m_axis_tdata(rw_tdata),
+    /* verilator lint_off PINCONNECTEMPTY */
+    .m_axis_tkeep(),   // (the assembler counts bytes by tlen)
+    /* verilator lint_on PINCONNECTEMPTY */
+    .m_axis_tvalid(rw_tvalid), .m_axis_tready(as_rda_tready),
+    .m_axis_tlast(rw_tlast), .m_axis_tlen(rw_tlen)
+);
 
 wire         rb_ready;
 wire [255:0] rb_tdata;
 wire         rb_tvalid, rb_tlast;
 wire [5:0]   rb_tlen;
 
-nic_rd_stream #(.ADDR_W(9)) rd_b (
+nic_rd_stream #(.ADDR_W(10)) rd_b (
     .clk(clk), .rst(rst),
     .start_valid(as_rdb_valid), .start_ready(rb_ready),
     .start_addr(as_rdb_addr), .start_len(as_rdb_len),
@@ -597,98 +653,174 @@ wire [11:0] ring_mask = ~(12'hfff << rxq_size);
 reg  [32:0] slot_lo = 0;
 wire        unused_base = ^rxq_base[3:0];   // below the descriptor size
 reg  [63:0] slot_addr = 0;
+// slot_fresh: slot_addr is the address of descriptor CONS (two clocks
+// since W last moved CONS; kept by W)
+reg  [1:0]  slot_age = 0;
+wire        slot_fresh = slot_age == 2'd2;
+wire        unused_slot = ^slot_addr[3:0];  // (0: 16-byte descriptors)
 always @(posedge clk) begin
     slot_lo <= {1'b0, rxq_base[31:4], 4'd0} + {17'd0, rxq_cons[11:0] & ring_mask, 4'd0};
     slot_addr <= {rxq_base[63:32] + {31'd0, slot_lo[32]}, slot_lo[31:0]};
 end
+
+// D: the descriptor at CONS, read ahead (while W is busy with the frame
+// before): D_REQ is entered only when there is one and slot_addr is its
+// address; once up, the request stays until taken, whatever RX_EN or PROD
+// do meanwhile. The descriptor is kept until W uses it (CONS moves) or RX
+// is turned off (the ring may change then).
+localparam [1:0] D_IDLE = 2'd0, D_REQ = 2'd1, D_WAIT = 2'd2;
+reg  [1:0]  d_state = D_IDLE;
+reg         d_have = 1'b0;
 reg  [63:4] d_slot = 0;     // (16-byte descriptors)
 reg  [63:0] d_buf = 0;
 reg  [15:0] d_buf_len = 0;
+wire        d_used;         // W moves CONS past it
 reg  [1:0]  dones = 0;
 
-// ---- the assembler ----------------------------------------------------------
+// ---- X's records, for W ------------------------------------------------------
+
+// the assembler's inputs (header block length, 0 for a frame as it came;
+// the pieces: payload before the range and after it in the ring, the
+// range in this record's slot of the range RAM), what W writes back and
+// counts, the frame's words in the ring, and whether X dropped it
+localparam XR_W = 8 + 16 * 5 + 14 + 1 + 1 + 11 + 16 + 16;
+reg  [1279:0]   xr_hb [0:NRX-1];
+reg  [XR_W-1:0] xr_info [0:NRX-1];
+wire [14:0]  pre_at = fbase + body_at[14:0] - {1'b0, sh_off[13:0]};
+wire [14:0]  suf_at = fbase + body_end[14:0];
+wire [10:0]  frame_words = {1'b0, fr_len[13:5]} + {10'd0, fr_len[4:0] != 5'd0};
+wire [XR_W-1:0] x_info = {restore ? hb_len : 8'd0,
+                          restore ? {1'b0, pre_at} : {1'b0, fbase},
+                          restore ? sh_off : {2'd0, fr_len},
+                          restore ? ch_raw : 16'd0,
+                          {1'b0, suf_at},
+                          restore ? tail[15:0] : 16'd0,
+                          out_len, restore, drop_bad, frame_words, ch_body, ch_raw};
+
+// W's record
+wire [7:0]  w_hb_len;
+wire [15:0] w_seg0_start, w_seg0_len, w_seg1_len, w_seg2_start, w_seg2_len;
+wire [13:0] w_out_len;
+wire        w_restore, w_bad;
+wire [10:0] w_words;
+wire [15:0] w_body, w_raw;
+assign {w_hb_len, w_seg0_start, w_seg0_len, w_seg1_len, w_seg2_start, w_seg2_len,
+        w_out_len, w_restore, w_bad, w_words, w_body, w_raw} = xr_info[w_slot];
+
+// ---- W: the assembler ---------------------------------------------------------
+
+localparam [3:0] W_IDLE = 4'd0, W_DESC = 4'd2, W_WREQ = 4'd3,
+                 W_WDATA = 4'd4, W_DWREQ = 4'd5, W_DWDATA = 4'd6, W_DONE = 4'd7,
+                 W_DROP = 4'd8;
+reg  [3:0]   w_state = W_IDLE;
+reg          w_drop_bad = 1'b0;
 
 reg          as_go = 1'b0;
 wire         as_done, as_busy;
 wire [255:0] o_tdata;
 wire [31:0]  o_tkeep;
 wire         o_tvalid, o_tlast;
-wire [14:0]  pre_at = fbase + body_at[14:0] - {1'b0, sh_off[13:0]};
-wire [14:0]  suf_at = fbase + body_end[14:0];
 
-nic_assembler #(.A_AW(15), .B_AW(14)) asm_rx (
+nic_assembler #(.A_AW(15), .B_AW(15)) asm_rx (
     .clk(clk), .rst(rst),
     .go(as_go), .busy(as_busy), .done(as_done),
-    .hb(hb), .hb_len(restore ? hb_len : 8'd0),
+    .hb(xr_hb[w_slot]), .hb_len(w_hb_len),
     .seg_b(3'b010),
-    .seg0_start(restore ? {1'b0, pre_at} : {1'b0, fbase}),
-    .seg0_len(restore ? sh_off : {2'd0, fr_len}),
-    .seg1_start(16'd0),
-    .seg1_len(restore ? ch_raw : 16'd0),
-    .seg2_start({1'b0, suf_at}),
-    .seg2_len(restore ? tail[15:0] : 16'd0),
-    .rda_start_valid(as_rda_valid), .rda_start_ready(ra_ready),
+    .seg0_start(w_seg0_start), .seg0_len(w_seg0_len),
+    .seg1_start({1'b0, w_slot, 14'd0}), .seg1_len(w_seg1_len),
+    .seg2_start(w_seg2_start), .seg2_len(w_seg2_len),
+    .rda_start_valid(as_rda_valid), .rda_start_ready(rw_ready),
     .rda_start_addr(as_rda_addr), .rda_start_len(as_rda_len),
-    .rda_tdata(ra_tdata), .rda_tvalid(ra_tvalid),
-    .rda_tready(as_rda_tready), .rda_tlast(ra_tlast), .rda_tlen(ra_tlen),
+    .rda_tdata(rw_tdata), .rda_tvalid(rw_tvalid),
+    .rda_tready(as_rda_tready), .rda_tlast(rw_tlast), .rda_tlen(rw_tlen),
     .rdb_start_valid(as_rdb_valid), .rdb_start_ready(rb_ready),
     .rdb_start_addr(as_rdb_addr), .rdb_start_len(as_rdb_len),
     .rdb_tdata(rb_tdata), .rdb_tvalid(rb_tvalid),
     .rdb_tready(as_rdb_tready), .rdb_tlast(rb_tlast), .rdb_tlen(rb_tlen),
     .m_axis_tdata(o_tdata), .m_axis_tkeep(o_tkeep), .m_axis_tvalid(o_tvalid),
-    .m_axis_tready(wr_ready && state == R_WDATA), .m_axis_tlast(o_tlast)
+    .m_axis_tready(wr_ready && w_state == W_WDATA), .m_axis_tlast(o_tlast)
 );
 
 // ---- DMA ----------------------------------------------------------------------
 
-// (R_DREQ is entered only when there is a descriptor; once up, the request
-// stays until taken, whatever RX_EN or PROD do meanwhile)
-assign rd_req_valid = state == R_DREQ;
+assign d_used = w_state == W_DONE && dones == 2'd2;
+
 wire have_buf = rx_en && rxq_prod != rxq_cons;
-assign rd_req_addr = slot_addr;
+assign rd_req_valid = d_state == D_REQ;
+assign rd_req_addr = {d_slot, 4'd0};
 assign rd_req_len = 16'd16;
-assign rd_ready = state == R_DWAIT;
+assign rd_ready = d_state == D_WAIT;
 
-assign wr_req_valid = state == R_WREQ || state == R_DWREQ;
-assign wr_req_addr = state == R_WREQ ? d_buf : {d_slot, 4'd8};
-assign wr_req_len = state == R_WREQ ? {2'd0, out_len} : 16'd8;
-wire [63:0] desc_wb = {1'b1, restore, 30'd0, 2'd0, out_len, d_buf_len};
-assign wr_data = state == R_WDATA ? o_tdata : {192'd0, desc_wb};
-assign wr_keep = state == R_WDATA ? o_tkeep : 32'h000000ff;
-assign wr_last = state == R_WDATA ? o_tlast : 1'b1;
-assign wr_valid = (state == R_WDATA && o_tvalid) || state == R_DWDATA;
+always @(posedge clk) begin
+    if (!slot_fresh)
+        slot_age <= slot_age + 2'd1;
+    case (d_state)
+    D_IDLE: begin
+        if (!d_have && have_buf && slot_fresh && !d_used) begin
+            d_slot <= slot_addr[63:4];
+            d_state <= D_REQ;
+        end
+    end
+    D_REQ: begin
+        if (rd_req_ready)
+            d_state <= D_WAIT;
+    end
+    D_WAIT: begin
+        if (rd_valid) begin
+            d_buf <= rd_data[63:0];
+            d_buf_len <= rd_data[79:64];
+            d_have <= 1'b1;
+            d_state <= D_IDLE;
+        end
+    end
+    default: d_state <= D_IDLE;
+    endcase
+    if (d_used) begin
+        d_have <= 1'b0;
+        slot_age <= 0;
+    end
+    if (!rx_en && d_state == D_IDLE)
+        d_have <= 1'b0;
+    if (rst) begin
+        d_state <= D_IDLE;
+        d_have <= 1'b0;
+    end
+end
 
-// ---- the state machine ----------------------------------------------------------
+assign wr_req_valid = w_state == W_WREQ || w_state == W_DWREQ;
+assign wr_req_addr = w_state == W_WREQ ? d_buf : {d_slot, 4'd8};
+assign wr_req_len = w_state == W_WREQ ? {2'd0, w_out_len} : 16'd8;
+wire [63:0] desc_wb = {1'b1, w_restore, 30'd0, 2'd0, w_out_len, d_buf_len};
+assign wr_data = w_state == W_WDATA ? o_tdata : {192'd0, desc_wb};
+assign wr_keep = w_state == W_WDATA ? o_tkeep : 32'h000000ff;
+assign wr_last = w_state == W_WDATA ? o_tlast : 1'b1;
+assign wr_valid = (w_state == W_WDATA && o_tvalid) || w_state == W_DWDATA;
 
-wire [10:0] frame_words = {1'b0, fr_len[13:5]} + {10'd0, fr_len[4:0] != 5'd0};
+// ---- X's state machine -----------------------------------------------------------
 
-// the frame leaves the ring when it is delivered or dropped
-assign pop_frame = (state == R_DONE && dones == 2'd2) || state == R_DROP;
-assign pop_words = frame_words;
+// the frame leaves the ring when W has delivered or dropped it
+assign pop_frame = (w_state == W_DONE && dones == 2'd2) || w_state == W_DROP;
+assign pop_words = w_words;
+
+// X takes the next frame when a record slot is free
+wire [15:0] x_ahead = x_idx - w_idx;
+assign x_take = state == R_IDLE && x_cnt != 0 && x_ahead < NRX;
 
 integer hw;
 always @(posedge clk) begin
     ra_go <= 1'b0;
-    as_go <= 1'b0;
     b_we <= 1'b0;
-    event_done <= 1'b0;
-    stat_inc <= 0;
-    // ingress counters
-    stat_inc[15:0] <= {15'd0, i_frame};                    // rx_frames
-    stat_inc[31:16] <= {2'd0, i_bytes};                    // rx_bytes
-    stat_inc[111:96] <= {15'd0, i_drop_buf};               // rx_drop_no_buffer
-    stat_inc[127:112] <= {15'd0, i_drop_mac};              // rx_drop_mac
 
     case (state)
     R_IDLE: begin
-        if (q_cnt != 0) begin
-            fr_start <= q_start[q_rp];
-            fr_len <= q_len[q_rp];
+        if (x_take) begin
+            fr_start <= q_start[x_rp];
+            fr_len <= q_len[x_rp];
             hreg <= 0;
             hdr_word <= 0;
             ra_go <= 1'b1;
-            ra_start <= {q_start[q_rp], 5'd0};
-            ra_len <= q_len[q_rp] < 14'd160 ? {2'd0, q_len[q_rp]} : 16'd160;
+            ra_start <= {q_start[x_rp], 5'd0};
+            ra_len <= q_len[x_rp] < 14'd160 ? {2'd0, q_len[x_rp]} : 16'd160;
             state <= R_HDR_GO;
         end
     end
@@ -723,13 +855,13 @@ always @(posedge clk) begin
         drop_bad <= 1'b0;
         if (bad_ip_ours) begin
             drop_bad <= 1'b1;
-            state <= R_DROP;
+            state <= R_REC;
         end else if (!encap) begin
             out_len <= fr_len;
-            state <= have_buf ? R_DREQ : R_DROP;   // no buffer: dropped
+            state <= R_REC;
         end else if (!ip4_ok || !hdr_ok) begin
             drop_bad <= 1'b1;
-            state <= R_DROP;
+            state <= R_REC;
         end else begin
             ra_go <= 1'b1;
             ra_start <= fbase + {7'd0, p_l4_off};
@@ -756,7 +888,7 @@ always @(posedge clk) begin
     R_CHECK: begin
         if (!shim_csum_ok) begin
             drop_bad <= 1'b1;
-            state <= R_DROP;
+            state <= R_REC;
         end else begin
             ra_go <= 1'b1;
             ra_start <= fbase + body_at[14:0];
@@ -779,7 +911,7 @@ always @(posedge clk) begin
             dec_err <= 1'b1;
         if (d_tvalid && !dec_out_done) begin
             b_we <= 1'b1;
-            b_waddr <= b_wptr;
+            b_waddr <= {x_slot, b_wptr};
             b_wdata <= d_tdata;
             b_wptr <= b_wptr + 9'd1;
             // summed (rng_beat); R_B0 waits for the sum
@@ -811,7 +943,7 @@ always @(posedge clk) begin
     R_BUILD1: begin
         if (dec_err) begin
             drop_bad <= 1'b1;
-            state <= R_DROP;
+            state <= R_REC;
         end else begin
             restore <= 1'b1;
             hb <= hb_next;
@@ -837,69 +969,13 @@ always @(posedge clk) begin
             default: hb[8*32 +: 16] <= {ip4n_c[7:0], ip4n_c[15:8]};
             endcase
         end
-        state <= have_buf ? R_DREQ : R_DROP;   // no buffer: dropped
+        state <= R_REC;
     end
-    R_DREQ: begin
-        d_slot <= slot_addr[63:4];
-        if (rd_req_ready)
-            state <= R_DWAIT;
-    end
-    R_DWAIT: begin
-        if (rd_valid) begin
-            d_buf <= rd_data[63:0];
-            d_buf_len <= rd_data[79:64];
-            if (rd_data[79:64] < {2'd0, out_len})
-                state <= R_DROP;    // buffer too small
-            else
-                state <= R_WREQ;
-        end
-    end
-    R_WREQ: begin
-        dones <= 0;
-        if (wr_req_ready) begin
-            as_go <= 1'b1;
-            state <= R_WDATA;
-        end
-    end
-    R_WDATA: begin
-        if (wr_done)
-            dones <= dones + 2'd1;
-        if (as_done)
-            state <= R_DWREQ;
-    end
-    R_DWREQ: begin
-        if (wr_done)
-            dones <= dones + 2'd1;
-        if (wr_req_ready)
-            state <= R_DWDATA;
-    end
-    R_DWDATA: begin
-        if (wr_done)
-            dones <= dones + 2'd1;
-        if (wr_ready)
-            state <= R_DONE;
-    end
-    R_DONE: begin
-        if (wr_done)
-            dones <= dones + 2'd1;
-        if (dones == 2'd2) begin
-            rxq_cons <= rxq_cons + 16'd1;
-            event_done <= 1'b1;
-            stat_inc[143:128] <= 16'd1;                    // rx_delivered
-            stat_inc[159:144] <= {2'd0, out_len};          // rx_delivered_bytes
-            if (restore) begin
-                stat_inc[47:32] <= 16'd1;                  // rx_decomp_frames
-                stat_inc[63:48] <= ch_body;                // rx_decomp_in_bytes
-                stat_inc[79:64] <= ch_raw;                 // rx_decomp_out_bytes
-            end
-            state <= R_IDLE;
-        end
-    end
-    R_DROP: begin
-        if (drop_bad)
-            stat_inc[95:80] <= 16'd1;                      // rx_drop_malformed
-        else
-            stat_inc[111:96] <= {15'd0, i_drop_buf} + 16'd1; // rx_drop_no_buffer
+    R_REC: begin
+        // the outcome, for W
+        xr_hb[x_slot] <= hb;
+        xr_info[x_slot] <= x_info;
+        x_idx <= x_idx + 16'd1;
         state <= R_IDLE;
     end
     default: state <= R_IDLE;
@@ -907,8 +983,94 @@ always @(posedge clk) begin
 
     if (rst) begin
         state <= R_IDLE;
-        rxq_cons <= 0;
+        x_idx <= 0;
         b_we <= 1'b0;
+    end
+end
+
+// ---- W's state machine -----------------------------------------------------------
+
+always @(posedge clk) begin
+    as_go <= 1'b0;
+    event_done <= 1'b0;
+    stat_inc <= 0;
+    // ingress counters
+    stat_inc[15:0] <= {15'd0, i_frame};                    // rx_frames
+    stat_inc[31:16] <= {2'd0, i_bytes};                    // rx_bytes
+    stat_inc[111:96] <= {15'd0, i_drop_buf};               // rx_drop_no_buffer
+    stat_inc[127:112] <= {15'd0, i_drop_mac};              // rx_drop_mac
+
+    case (w_state)
+    W_IDLE: begin
+        if (x_idx != w_idx) begin
+            // dropped by X as malformed; or without a buffer: no buffer
+            w_drop_bad <= w_bad;
+            w_state <= w_bad || !(d_have || have_buf) ? W_DROP : W_DESC;
+        end
+    end
+    W_DESC: begin
+        // D reads it, if it has not yet
+        if (d_have)
+            w_state <= d_buf_len < {2'd0, w_out_len} ? W_DROP :  // too small
+                                                       W_WREQ;
+    end
+    W_WREQ: begin
+        dones <= 0;
+        if (wr_req_ready) begin
+            as_go <= 1'b1;
+            w_state <= W_WDATA;
+        end
+    end
+    W_WDATA: begin
+        if (wr_done)
+            dones <= dones + 2'd1;
+        if (as_done)
+            w_state <= W_DWREQ;
+    end
+    W_DWREQ: begin
+        if (wr_done)
+            dones <= dones + 2'd1;
+        if (wr_req_ready)
+            w_state <= W_DWDATA;
+    end
+    W_DWDATA: begin
+        if (wr_done)
+            dones <= dones + 2'd1;
+        if (wr_ready)
+            w_state <= W_DONE;
+    end
+    W_DONE: begin
+        if (wr_done)
+            dones <= dones + 2'd1;
+        if (dones == 2'd2) begin
+            rxq_cons <= rxq_cons + 16'd1;
+            event_done <= 1'b1;
+            stat_inc[143:128] <= 16'd1;                    // rx_delivered
+            stat_inc[159:144] <= {2'd0, w_out_len};        // rx_delivered_bytes
+            if (w_restore) begin
+                stat_inc[47:32] <= 16'd1;                  // rx_decomp_frames
+                stat_inc[63:48] <= w_body;                 // rx_decomp_in_bytes
+                stat_inc[79:64] <= w_raw;                  // rx_decomp_out_bytes
+            end
+            w_idx <= w_idx + 16'd1;
+            w_state <= W_IDLE;
+        end
+    end
+    W_DROP: begin
+        if (w_drop_bad)
+            stat_inc[95:80] <= 16'd1;                      // rx_drop_malformed
+        else
+            stat_inc[111:96] <= {15'd0, i_drop_buf} + 16'd1; // rx_drop_no_buffer
+        w_idx <= w_idx + 16'd1;
+        w_state <= W_IDLE;
+    end
+    default: w_state <= W_IDLE;
+    endcase
+
+    if (rst) begin
+        w_state <= W_IDLE;
+        w_idx <= 0;
+        rxq_cons <= 0;
     end
 end
 

@@ -6,8 +6,27 @@
  * frame as it was or the encapsulated frame, bit-exact with incw_tx() of
  * userspace/wire. Then it writes the descriptor's status and advances CONS.
  *
- * One frame at a time: fetch, compress (the range through inc_compressor
- * into a body RAM), checksum pass, header rewrite, send, status.
+ * A pipeline of four stages, each working on its own frame, in ring order:
+ *
+ *   F  fetch: the descriptor, then the frame into the frame RAM (a ring);
+ *      the header's parse and the transmit decision
+ *   P  process: a marked frame's range through inc_compressor into the
+ *      body RAM while a second reader sums the rest of the segment; then
+ *      the header block (IP patched, shim with its checksum, L4 header)
+ *   S  send: nic_assembler streams header block + payload before the
+ *      range + body + payload after it (or the frame as it was)
+ *   W  status: the descriptor's status word, CONS, the completion event
+ *
+ * A frame holds, from F to S, its words in the frame RAM and (compressed)
+ * the body RAM, both rings, and a record slot (NR of them): F's record
+ * (descriptor, header, parse) and P's (header block and pieces for the
+ * assembler, the status's fields). Each stage takes the next frame in
+ * ring order as soon as the stage before it is done with it, so up to NR
+ * frames are in F, P and S at once; W keeps up to four statuses. F waits
+ * for room for the whole frame in the frame ring, P for the largest body
+ * its range can give in the body ring; S frees both when it is done with
+ * the frame. The frame RAM has one copy per reader (P's two, S's one),
+ * each written by F.
  *
  *   hb (the header block): the frame's headers up to the L4 header with the
  *   IP header patched (protocol 253, length, IPv4 checksum), the 16-byte
@@ -79,139 +98,160 @@ localparam [7:0] R_COMPRESSED = 8'd0, R_NOT_ASKED = 8'd1, R_NOT_IP = 8'd2,
                  R_FRAGMENT = 8'd3, R_NOT_L4 = 8'd4, R_BAD_RANGE = 8'd5,
                  R_BAD_PARAMS = 8'd6, R_NO_GAIN = 8'd7;
 
-localparam [4:0] T_IDLE = 5'd0, T_DREQ = 5'd1, T_DWAIT = 5'd2,
-                 T_FREQ = 5'd3, T_FETCH = 5'd4, T_PARSE = 5'd5,
-                 T_COMP_GO = 5'd6, T_COMP = 5'd7, T_CSUM_GO = 5'd8,
-                 T_CSUM = 5'd9, T_BUILD1 = 5'd10, T_BUILD2 = 5'd11,
-                 T_BUILD3 = 5'd12, T_SEND = 5'd13, T_SENDING = 5'd14,
-                 T_SREQ = 5'd15, T_SDATA = 5'd16, T_SWAIT = 5'd17,
-                 T_PWAIT = 5'd18, T_CS_END = 5'd19,
-                 T_SUMS = 5'd22, T_SHIM1 = 5'd23, T_SHIM2 = 5'd24,
-                 T_IP4 = 5'd25, T_SLOT = 5'd26;
+// record slots: NR frames in flight at most
+localparam SLOT_W = 3;
+localparam [15:0] NR = 16'd1 << SLOT_W;
+// the rings, in 32-byte words: the frame RAM 64 KiB (seven 9018-byte
+// frames, dozens of common ones), the body RAM 32 KiB (three bodies of the
+// largest range)
+localparam FR_AW = 11;
+localparam BR_AW = 10;
 
-reg [4:0] state = T_IDLE;
-reg [2:0] wait_n = 0;   // clocks in T_CS_END, T_SHIM1 and T_IP4
-// nothing to do: no descriptor waiting, nothing in flight
-assign idle = state == T_IDLE && !as_busy && !(tx_en && txq_prod != txq_cons);
+// ===========================================================================
+// F: descriptor, frame, parse
+// ===========================================================================
 
-// ---- the descriptor ----
-reg [63:0] d_addr = 0;
-reg [13:0] d_len = 0;
-reg        d_comp = 1'b0;
-reg [7:0]  d_k = 0, d_mode = 0;
-reg [15:0] d_off = 0, d_rlen = 0;
-reg [63:0] d_slot = 0;          // the descriptor's host address
-reg        d_err = 1'b0;
+localparam [2:0] F_IDLE = 3'd0, F_SLOT = 3'd1, F_DREQ = 3'd2, F_DWAIT = 3'd3,
+                 F_FREQ = 3'd4, F_FETCH = 3'd5, F_PWAIT = 3'd6;
+
+reg  [2:0]  f_state = F_IDLE;
+reg  [15:0] f_idx = 0;          // the next descriptor to fetch
+reg  [15:0] p_idx = 0;          // the next descriptor P takes
+reg  [15:0] pd_idx = 0;         // the next descriptor P finishes
+reg  [15:0] s_idx = 0;          // the next descriptor S finishes (slots below are free)
+
+// the descriptor
+reg [63:0] f_addr = 0;
+reg [13:0] f_len = 0;
+reg        f_comp = 1'b0;
+reg [7:0]  f_k = 0, f_mode = 0;
+reg [15:0] f_off = 0, f_rlen = 0;
+reg [63:0] f_dslot = 0;         // the descriptor's host address
+reg        f_err = 1'b0;
+reg [SLOT_W-1:0] f_slot = 0;
+// the frame ring: F writes from fw_ptr, S frees up to ff_ptr (a wrap bit
+// above the word address), so the room is 2^FR_AW - (fw_ptr - ff_ptr)
+reg  [FR_AW:0]   fw_ptr = 0, ff_ptr = 0;
+reg  [FR_AW:0]   f_room = 0;
+reg  [8:0]       f_words = 0;   // the frame's words, ceil(len / 32)
+// (f_room a clock late: it only grows while F waits)
+wire             f_fits = f_room >= {{(FR_AW - 8){1'b0}}, f_words};
+always @(posedge clk)
+    f_room <= (1 << FR_AW) - (fw_ptr - ff_ptr);
 
 wire [11:0] ring_mask = ~(12'hfff << txq_size);
 // the descriptor's address, BASE's bits below the descriptor size ignored
 // (docs/regmap.md), added in two clocks: the low 32 bits and their carry in
-// T_IDLE, the high ones in T_SLOT
+// F_IDLE, the high ones in F_SLOT
 wire [32:0] slot_lo_c = {1'b0, txq_base[31:5], 5'd0} +
-                        {16'd0, txq_cons[11:0] & ring_mask, 5'd0};
+                        {16'd0, f_idx[11:0] & ring_mask, 5'd0};
 reg  [32:0] slot_lo = 0;
 wire        unused_base = ^txq_base[4:0];   // below the descriptor size
 
-// ---- frame RAM (A), body RAM (B) ----
-reg          a_we = 1'b0;
-reg  [8:0]   a_waddr = 0;
-reg  [255:0] a_wdata = 0;
-wire         a_re;
-wire [8:0]   a_raddr;
-wire [255:0] a_rdata;
+wire [15:0] f_inflight = f_idx - s_idx;
+wire        f_start = f_state == F_IDLE && tx_en && txq_prod != f_idx &&
+                      f_inflight < NR;
 
-nic_ram #(.WIDTH(256), .ADDR_W(9)) ram_a (
+// ---- frame RAM: one copy per reader, all written by F ----
+reg              a_we = 1'b0;
+reg [FR_AW-1:0]  a_waddr = 0;
+reg [255:0]      a_wdata = 0;
+
+wire              ac_re, ak_re, as_re;      // compressor feed, checksum pass, send
+wire [FR_AW-1:0]  ac_raddr, ak_raddr, as_raddr;
+wire [255:0]      ac_rdata, ak_rdata, as_rdata;
+
+nic_ram #(.WIDTH(256), .ADDR_W(FR_AW)) ram_ac (
     .clk(clk), .we(a_we), .waddr(a_waddr), .wdata(a_wdata),
-    .re(a_re), .raddr(a_raddr), .rdata(a_rdata)
+    .re(ac_re), .raddr(ac_raddr), .rdata(ac_rdata)
 );
-
-reg          b_we = 1'b0;
-reg  [8:0]   b_waddr = 0;
-reg  [255:0] b_wdata = 0;
-wire         b_re;
-wire [8:0]   b_raddr;
-wire [255:0] b_rdata;
-
-nic_ram #(.WIDTH(256), .ADDR_W(9)) ram_b (
-    .clk(clk), .we(b_we), .waddr(b_waddr), .wdata(b_wdata),
-    .re(b_re), .raddr(b_raddr), .rdata(b_rdata)
+nic_ram #(.WIDTH(256), .ADDR_W(FR_AW)) ram_ak (
+    .clk(clk), .we(a_we), .waddr(a_waddr), .wdata(a_wdata),
+    .re(ak_re), .raddr(ak_raddr), .rdata(ak_rdata)
+);
+nic_ram #(.WIDTH(256), .ADDR_W(FR_AW)) ram_as (
+    .clk(clk), .we(a_we), .waddr(a_waddr), .wdata(a_wdata),
+    .re(as_re), .raddr(as_raddr), .rdata(as_rdata)
 );
 
 // ---- header register and parse ----
-reg  [1279:0] hreg = 0;
+reg  [1279:0] f_hreg = 0;
 reg  [3:0]    fetch_word = 0;
-reg  [8:0]    a_wptr = 0;
+reg  [FR_AW:0] a_wptr = 0;     // the next word's place in the ring
 
 // The header's fields and what follows from them pass six registers (P1
 // to P6), each a few LUT levels deep (docs/rtl.md, "Logic depth"), every
-// clock; hdr_age counts the clocks since hreg last changed, so T_PARSE
-// acts once P6 holds this frame's outcome. For a frame longer than its 160
+// clock; hdr_age counts the clocks since f_hreg last changed, so F hands
+// the frame on once P6 holds its outcome. For a frame longer than its 160
 // header bytes that is already true when the fetch ends.
-wire [7:0]   pc_l4_len;
-wire         pc_l4_ok;
+wire [7:0]   fc_l4_len;
+wire         fc_l4_ok;
 
 // P1: the IP parse
-wire [1:0]   p_result;
-wire [7:0]   p_l3_off, p_ip_hlen, p_proto, p_l4_off;
-wire [3:0]   p_ip_ver;
-wire [13:0]  p_ip_end;
-wire         p_fragment;
+wire [1:0]   f_result;
+wire [7:0]   f_l3_off, f_ip_hlen, f_proto, f_l4_off;
+wire [3:0]   f_ip_ver;
+wire [13:0]  f_ip_end;
+wire         f_fragment;
 
 nic_hdr_parse_reg parse (
     .clk(clk), .en(1'b1),
-    .hdr(hreg), .len(d_len),
-    .result(p_result), .l3_off(p_l3_off),
-    .ip_ver(p_ip_ver), .ip_hlen(p_ip_hlen), .ip_end(p_ip_end),
-    .proto(p_proto), .fragment(p_fragment), .l4_off(p_l4_off)
+    .hdr(f_hreg), .len(f_len),
+    .result(f_result), .l3_off(f_l3_off),
+    .ip_ver(f_ip_ver), .ip_hlen(f_ip_hlen), .ip_end(f_ip_end),
+    .proto(f_proto), .fragment(f_fragment), .l4_off(f_l4_off)
 );
 
-reg  [7:0]   p_l4_len = 0;
-reg          p_l4_ok = 1'b0;
+reg  [7:0]   f_l4_len = 0;
+reg          f_l4_ok = 1'b0;
 
 // P2: the L4 header at the parsed offset
 nic_l4_parse parse4 (
-    .hdr(hreg), .l4_off(p_l4_off), .ip_end(p_ip_end), .proto(p_proto),
-    .ok(pc_l4_ok), .l4_len(pc_l4_len)
+    .hdr(f_hreg), .l4_off(f_l4_off), .ip_end(f_ip_end), .proto(f_proto),
+    .ok(fc_l4_ok), .l4_len(fc_l4_len)
 );
 
 // P3: where the payload starts; P4: its length, the range's start; P5:
 // the range's end, the payload left after the offset (one adder each)
-reg  [13:0] pay_off = 0, p_pay_len = 0;
-reg  [13:0] rs = 0;                                // range start in the frame
-reg  [13:0] re_ = 0;                               // range end
-reg  [13:0] pay_rem = 0;                           // payload after d_off
-reg         off_ok = 1'b0;                         // d_off inside the payload
+reg  [13:0] f_pay_off = 0, f_pay_len = 0;
+reg  [13:0] f_rs = 0;                              // range start in the frame
+reg  [13:0] f_re = 0;                              // range end
+reg  [13:0] f_pay_rem = 0;                         // payload after f_off
+reg         f_off_ok = 1'b0;                       // f_off inside the payload
+// the checksum pass's windows (stream offsets from l4_off): the L4 header
+// and the payload before the range; the payload after it
+reg  [13:0] f_pre_end = 0, f_suf_start = 0;
 
-reg [7:0] outcome = 0;
-
-wire params_ok = d_k >= 8'd1 && d_k <= 8'd24 && (d_mode == 8'd1 || d_mode == 8'd2);
-wire range_ok = d_rlen != 0 && d_off[15:14] == 0 && off_ok &&
-                d_rlen <= {2'd0, pay_rem} && d_rlen <= 16'd9000;
-// P6: the outcome, registered (T_PARSE acts on it)
-reg  [7:0] decide = 0;
-wire [7:0] decide_c = !d_comp ? R_NOT_ASKED :
-                    p_result != 2'd0 ? R_NOT_IP :
-                    !p_l4_ok ? R_NOT_L4 :
-                    p_fragment ? R_FRAGMENT :
+wire params_ok = f_k >= 8'd1 && f_k <= 8'd24 && (f_mode == 8'd1 || f_mode == 8'd2);
+wire range_ok = f_rlen != 0 && f_off[15:14] == 0 && f_off_ok &&
+                f_rlen <= {2'd0, f_pay_rem} && f_rlen <= 16'd9000;
+// P6: the outcome, registered
+reg  [7:0] f_decide = 0;
+wire [7:0] decide_c = !f_comp ? R_NOT_ASKED :
+                    f_result != 2'd0 ? R_NOT_IP :
+                    !f_l4_ok ? R_NOT_L4 :
+                    f_fragment ? R_FRAGMENT :
                     !params_ok ? R_BAD_PARAMS :
                     !range_ok ? R_BAD_RANGE : R_COMPRESSED;
 
-// hreg is written: cleared with a descriptor, filled by the fetch
-wire hreg_wr = rd_valid && (state == T_DWAIT ||
-                            (state == T_FETCH && fetch_word < 4'd5));
+// f_hreg is written: cleared with a descriptor, filled by the fetch
+wire hreg_wr = rd_valid && (f_state == F_DWAIT ||
+                            (f_state == F_FETCH && fetch_word < 4'd5));
 reg  [2:0] hdr_age = 0;
 always @(posedge clk) begin
-    p_l4_ok <= pc_l4_ok;
-    p_l4_len <= pc_l4_len;
+    f_l4_ok <= fc_l4_ok;
+    f_l4_len <= fc_l4_len;
 
-    pay_off <= {6'd0, p_l4_off} + {6'd0, p_l4_len};
-    p_pay_len <= p_ip_end - pay_off;
-    rs <= pay_off + d_off[13:0];
-    re_ <= rs + d_rlen[13:0];
-    pay_rem <= p_pay_len - d_off[13:0];
-    off_ok <= d_off[13:0] <= p_pay_len;
+    f_pay_off <= {6'd0, f_l4_off} + {6'd0, f_l4_len};
+    f_pay_len <= f_ip_end - f_pay_off;
+    f_rs <= f_pay_off + f_off[13:0];
+    f_re <= f_rs + f_rlen[13:0];
+    f_pay_rem <= f_pay_len - f_off[13:0];
+    f_off_ok <= f_off[13:0] <= f_pay_len;
+    f_pre_end <= {6'd0, f_l4_len} + f_off[13:0];
+    f_suf_start <= f_pre_end + f_rlen[13:0];
 
-    decide <= decide_c;
+    f_decide <= decide_c;
 
     if (hdr_age != 3'd6)
         hdr_age <= hdr_age + 3'd1;
@@ -219,58 +259,190 @@ always @(posedge clk) begin
         hdr_age <= 0;
 end
 
-// ---- reader A (frame RAM): compressor feed, checksum pass, send ----
-reg          ra_go = 1'b0;
-reg  [13:0]  ra_start = 0;
-reg  [15:0]  ra_len = 0;
-wire         ra_ready;
-wire [255:0] ra_tdata;
-wire [31:0]  ra_tkeep;
-wire         ra_tvalid, ra_tlast;
-wire [5:0]   ra_tlen;
-wire         ra_tready;
+// ---- F's records, a slot each: the descriptor, the header, the parse ----
+// (f_fbase: the frame's first word in the ring, fw_ptr: after its last)
+localparam FR_W = 259 + FR_AW + FR_AW + 1;
+reg  [1279:0]   fr_hreg [0:NR-1];
+reg  [FR_W-1:0] fr_info [0:NR-1];
+reg  [FR_AW-1:0] f_fbase = 0;
+wire [FR_W-1:0] f_info = {f_len, f_comp, f_k, f_mode, f_off, f_rlen, f_dslot[63:5],
+                          f_err, f_l3_off, f_ip_ver, f_ip_hlen, f_ip_end, f_proto,
+                          f_l4_off, f_l4_len, f_pay_off, f_rs, f_re, f_pre_end,
+                          f_suf_start, f_decide, f_fbase, a_wptr};
 
-// the assembler's use of reader A and B
-wire         as_rda_valid, as_rdb_valid;
-wire [13:0]  as_rda_addr, as_rdb_addr;
-wire [15:0]  as_rda_len, as_rdb_len;
-wire         as_rda_tready, as_rdb_tready;
-wire         sending = state == T_SEND || state == T_SENDING;
+// ---- F's state machine ----
+integer hw;
+always @(posedge clk) begin
+    a_we <= 1'b0;
 
-nic_rd_stream #(.ADDR_W(9)) rd_a (
+    case (f_state)
+    F_IDLE: begin
+        if (f_start) begin
+            slot_lo <= slot_lo_c;
+            f_slot <= f_idx[SLOT_W-1:0];
+            f_state <= F_SLOT;
+        end
+    end
+    F_SLOT: begin
+        f_dslot <= {txq_base[63:32] + {31'd0, slot_lo[32]}, slot_lo[31:0]};
+        f_state <= F_DREQ;
+    end
+    F_DREQ: begin
+        if (rd_req_ready)
+            f_state <= F_DWAIT;
+    end
+    F_DWAIT: begin
+        if (rd_valid) begin
+            f_addr <= rd_data[63:0];
+            f_len <= rd_data[77:64];
+            f_comp <= rd_data[80];
+            f_k <= rd_data[103:96];
+            f_mode <= rd_data[111:104];
+            f_off <= rd_data[127:112];
+            f_rlen <= rd_data[143:128];
+            f_err <= rd_data[79:78] != 2'd0 || rd_data[77:64] < 14'd14 ||
+                     rd_data[77:64] > max_frame;
+            f_hreg <= 0;
+            fetch_word <= 0;
+            f_fbase <= fw_ptr[FR_AW-1:0];
+            a_wptr <= fw_ptr;
+            f_words <= rd_data[77:69] + {8'd0, rd_data[68:64] != 5'd0};
+            if (rd_data[79:78] != 2'd0 || rd_data[77:64] < 14'd14 ||
+                rd_data[77:64] > max_frame)
+                f_state <= F_PWAIT;
+            else
+                f_state <= F_FREQ;
+        end
+    end
+    F_FREQ: begin
+        // (the request waits for room in the ring: f_fits)
+        if (rd_req_ready && f_fits)
+            f_state <= F_FETCH;
+    end
+    F_FETCH: begin
+        if (rd_valid) begin
+            a_we <= 1'b1;
+            a_waddr <= a_wptr[FR_AW-1:0];
+            a_wdata <= rd_data;
+            a_wptr <= a_wptr + 1'b1;
+            if (fetch_word < 4'd5) begin
+                // a decoded write, not an indexed part-select (a
+                // 1280-bit shifter by yosys)
+                for (hw = 0; hw < 5; hw = hw + 1)
+                    if (fetch_word[2:0] == hw[2:0])
+                        f_hreg[256*hw +: 256] <= masked(rd_data, rd_keep);
+                fetch_word <= fetch_word + 4'd1;
+            end
+            if (rd_last)
+                f_state <= F_PWAIT;
+        end
+    end
+    F_PWAIT: begin
+        // the parse is through P6 (a descriptor in error has nothing to parse)
+        if (f_err || hdr_age == 3'd6) begin
+            fr_hreg[f_slot] <= f_hreg;
+            fr_info[f_slot] <= f_info;
+            fw_ptr <= a_wptr;
+            f_idx <= f_idx + 16'd1;
+            f_state <= F_IDLE;
+        end
+    end
+    default: f_state <= F_IDLE;
+    endcase
+
+    if (rst) begin
+        f_state <= F_IDLE;
+        f_idx <= 0;
+        fw_ptr <= 0;
+        a_we <= 1'b0;
+    end
+end
+
+// ===========================================================================
+// P: compress and build the header block
+// ===========================================================================
+
+localparam [3:0] P_IDLE = 4'd0, P_PARSE = 4'd1, P_COMP_GO = 4'd2,
+                 P_COMP = 4'd3, P_CS_END = 4'd4, P_BUILD1 = 4'd5,
+                 P_SUMS = 4'd6, P_SHIM1 = 4'd7, P_SHIM2 = 4'd8,
+                 P_BUILD2 = 4'd9, P_IP4 = 4'd10, P_BUILD3 = 4'd11,
+                 P_DONE = 4'd12;
+
+reg  [3:0] p_state = P_IDLE;
+reg  [2:0] wait_n = 0;          // clocks in P_CS_END, P_SHIM1 and P_IP4
+wire       p_take = p_state == P_IDLE && p_idx != f_idx;
+
+// F's frame, as P took it
+reg [13:0] d_len = 0;
+reg        d_comp = 1'b0;
+reg [7:0]  d_k = 0, d_mode = 0;
+reg [15:0] d_off = 0, d_rlen = 0;
+reg [58:0] d_slot = 0;         // the descriptor's address / 32
+reg        d_err = 1'b0;
+reg [SLOT_W-1:0] p_slot = 0;
+reg [FR_AW-1:0]  p_fbase = 0;   // the frame's first word in the frame ring
+reg [FR_AW:0]    p_fend = 0;    // and after its last
+wire [15:0]      p_fbyte = {p_fbase, 5'd0};
+reg [1279:0] hreg = 0;
+reg [7:0]  p_l3_off = 0, p_ip_hlen = 0, p_proto = 0, p_l4_off = 0, p_l4_len = 0;
+reg [3:0]  p_ip_ver = 0;
+reg [13:0] p_ip_end = 0, pay_off = 0, rs = 0, re_ = 0;
+reg [13:0] pre_end = 0, suf_start = 0;
+reg [7:0]  decide = 0;
+
+reg [7:0]  outcome = 0;
+reg        raw = 1'b0;
+
+// ---- reader C (compressor feed) and reader K (checksum pass) ----
+wire         rc_go;
+reg  [15:0]  rc_start = 0, rc_len = 0;
+wire         rc_ready;
+wire [255:0] rc_tdata;
+wire [31:0]  rc_tkeep;
+wire         rc_tvalid, rc_tlast;
+wire         c_s_tready;
+
+nic_rd_stream #(.ADDR_W(FR_AW)) rd_c (
     .clk(clk), .rst(rst),
-    .start_valid(sending ? as_rda_valid : ra_go),
-    .start_ready(ra_ready),
-    .start_addr(sending ? as_rda_addr : ra_start),
-    .start_len(sending ? as_rda_len : ra_len),
-    .ram_re(a_re), .ram_raddr(a_raddr), .ram_rdata(a_rdata),
-    .m_axis_tdata(ra_tdata), .m_axis_tkeep(ra_tkeep),
-    .m_axis_tvalid(ra_tvalid),
-    .m_axis_tready(sending ? as_rda_tready :
-                   (state == T_COMP ? c_s_tready : ra_tready)),
-    .m_axis_tlast(ra_tlast), .m_axis_tlen(ra_tlen)
-);
-
-wire         rb_ready;
-wire [255:0] rb_tdata;
-wire         rb_tvalid, rb_tlast;
-wire [5:0]   rb_tlen;
-
-nic_rd_stream #(.ADDR_W(9)) rd_b (
-    .clk(clk), .rst(rst),
-    .start_valid(as_rdb_valid), .start_ready(rb_ready),
-    .start_addr(as_rdb_addr), .start_len(as_rdb_len),
-    .ram_re(b_re), .ram_raddr(b_raddr), .ram_rdata(b_rdata),
-    .m_axis_tdata(rb_tdata),
+    .start_valid(rc_go), .start_ready(rc_ready),
+    .start_addr(rc_start), .start_len(rc_len),
+    .ram_re(ac_re), .ram_raddr(ac_raddr), .ram_rdata(ac_rdata),
+    .m_axis_tdata(rc_tdata), .m_axis_tkeep(rc_tkeep),
+    .m_axis_tvalid(rc_tvalid), .m_axis_tready(p_state == P_COMP && c_s_tready),
+    .m_axis_tlast(rc_tlast),
     /* verilator lint_off PINCONNECTEMPTY */
-    .m_axis_tkeep(),   // (the assembler counts bytes by tlen)
+    .m_axis_tlen()
     /* verilator lint_on PINCONNECTEMPTY */
-    .m_axis_tvalid(rb_tvalid), .m_axis_tready(as_rdb_tready),
-    .m_axis_tlast(rb_tlast), .m_axis_tlen(rb_tlen)
 );
+
+wire         rk_go;
+reg  [15:0]  rk_start = 0, rk_len = 0;
+wire         rk_ready;
+wire [255:0] rk_tdata;
+wire [31:0]  rk_tkeep;
+wire         rk_tvalid, rk_tlast;
+
+nic_rd_stream #(.ADDR_W(FR_AW)) rd_k (
+    .clk(clk), .rst(rst),
+    .start_valid(rk_go), .start_ready(rk_ready),
+    .start_addr(rk_start), .start_len(rk_len),
+    .ram_re(ak_re), .ram_raddr(ak_raddr), .ram_rdata(ak_rdata),
+    .m_axis_tdata(rk_tdata), .m_axis_tkeep(rk_tkeep),
+    .m_axis_tvalid(rk_tvalid), .m_axis_tready(p_state == P_COMP),
+    .m_axis_tlast(rk_tlast),
+    /* verilator lint_off PINCONNECTEMPTY */
+    .m_axis_tlen()
+    /* verilator lint_on PINCONNECTEMPTY */
+);
+
+// both start in P_COMP_GO, together (each is idle again once the previous
+// frame's range has left it, long before), once the body ring has room
+// for the largest body the range can give
+wire b_fits;
+assign rc_go = p_state == P_COMP_GO && rc_ready && rk_ready && b_fits;
+assign rk_go = rc_go;
 
 // ---- the compressor ----
-wire         c_s_tready;
 wire [511:0] c_tdata;
 wire [63:0]  c_tkeep;
 wire         c_tvalid, c_tlast;
@@ -279,15 +451,37 @@ wire         c_tready;
 
 inc_compressor #(.LANES(8)) comp (
     .clk(clk), .rst(rst),
-    .s_axis_tdata(ra_tdata), .s_axis_tkeep(ra_tkeep),
-    .s_axis_tvalid(state == T_COMP && ra_tvalid), .s_axis_tready(c_s_tready),
-    .s_axis_tlast(ra_tlast), .s_axis_tuser({1'b0, d_mode[1:0], d_k[4:0]}),
+    .s_axis_tdata(rc_tdata), .s_axis_tkeep(rc_tkeep),
+    .s_axis_tvalid(p_state == P_COMP && rc_tvalid), .s_axis_tready(c_s_tready),
+    .s_axis_tlast(rc_tlast), .s_axis_tuser({1'b0, d_mode[1:0], d_k[4:0]}),
     .m_axis_tdata(c_tdata), .m_axis_tkeep(c_tkeep), .m_axis_tvalid(c_tvalid),
     .m_axis_tready(c_tready), .m_axis_tlast(c_tlast), .m_axis_tuser(c_tuser)
 );
 
-// the checksum pass takes every beat
-assign ra_tready = state == T_CSUM;
+// ---- body RAM: a ring, P writes from bw_ptr, S frees up to bf_ptr ----
+reg              b_we = 1'b0;
+reg [BR_AW-1:0]  b_waddr = 0;
+reg [255:0]      b_wdata = 0;
+wire             b_re;
+wire [BR_AW-1:0] b_raddr;
+wire [255:0]     b_rdata;
+reg  [BR_AW:0]   bw_ptr = 0, bf_ptr = 0;
+reg  [BR_AW:0]   b_room = 0;
+// the largest body of the range (codec.md, inc_chunk_bound: 2G + 4n +
+// tail + ceil(G / 8), under rlen + rlen / 8 + 64), in words
+reg  [9:0]       b_need = 0;
+// (b_room a clock late: it only grows while P waits; b_need from the
+// frame's d_rlen by P_COMP_GO)
+assign b_fits = b_room >= {1'b0, b_need};
+always @(posedge clk) begin
+    b_room <= (1 << BR_AW) - (bw_ptr - bf_ptr);
+    b_need <= ({1'b0, d_rlen[13:5]} + {4'd0, d_rlen[13:8]}) + 10'd4;
+end
+
+nic_ram #(.WIDTH(256), .ADDR_W(BR_AW)) ram_b (
+    .clk(clk), .we(b_we), .waddr(b_waddr), .wdata(b_wdata),
+    .re(b_re), .raddr(b_raddr), .rdata(b_rdata)
+);
 
 // the body: 64-byte beats split into two 32-byte RAM words
 reg  [511:0] sp_data = 0;
@@ -297,52 +491,50 @@ reg  [13:0]  body_len = 0;
 wire [31:0]  body_sum;
 reg          body_done = 1'b0;
 reg          body_err = 1'b0;
+reg          cs_done = 1'b0;    // the checksum pass's last beat was summed
 
-reg  [8:0]   b_wptr = 0;
-assign c_tready = state == T_COMP && !sp_full;
+reg  [BR_AW:0] b_wptr = 0;      // the next body word's place in the ring
+reg  [BR_AW-1:0] p_bbase = 0;   // the body's first word
+reg  [9:0]   b_left = 0;        // words left of the body's reservation
+reg          body_over = 1'b0;  // the body did not fit it (never, by the bound)
+assign c_tready = p_state == P_COMP && !sp_full;
 
 wire [255:0] sp_word = sp_half ? sp_data[511:256] : sp_data[255:0];
 wire [31:0]  sp_wkeep = sp_half ? sp_keep[63:32] : sp_keep[31:0];
 reg  [5:0]   sp_n_r = 0;
 reg          sp_acc = 1'b0;
 
-// the body's sum, over the words as they are written (T_PARSE starts it)
+// the body's sum, over the words as they are written (P_PARSE starts it)
 nic_csum_acc sum_body (
-    .clk(clk), .start(state == T_PARSE), .lo(14'd0), .hi(14'h3fff),
-    .beat(state == T_COMP && sp_full), .data(sp_word), .keep(sp_wkeep),
+    .clk(clk), .start(p_state == P_PARSE), .lo(14'd0), .hi(14'h3fff),
+    .beat(p_state == P_COMP && sp_full), .data(sp_word), .keep(sp_wkeep),
     .sum(body_sum)
 );
 
-// ---- checksum pass over [l4_off, ip_end) ----
+// ---- checksum pass over [l4_off, ip_end), beside the compression ----
 // the sums of the L4 header and the payload before the range, and of the
 // payload after it (stream offsets: the pass starts at l4_off), pipelined
 // (nic_csum_acc: there 3 clocks after the last beat, and folded 2 later:
-// T_CS_END waits three)
-reg  [13:0] pre_end = 0, suf_start = 0;
+// P_CS_END waits three)
 wire [31:0] sum_pre, sum_suf;
-wire        cs_start = state == T_COMP && body_done;
-wire        cs_beat = state == T_CSUM && ra_tvalid;
-
-always @(posedge clk) begin
-    pre_end <= {6'd0, p_l4_len} + d_off[13:0];
-    suf_start <= pre_end + d_rlen[13:0];
-end
+wire        cs_start = p_state == P_PARSE;
+wire        cs_beat = p_state == P_COMP && rk_tvalid;
 
 nic_csum_acc sum_pre_b (
     .clk(clk), .start(cs_start), .lo(14'd0), .hi(pre_end),
-    .beat(cs_beat), .data(ra_tdata), .keep(ra_tkeep), .sum(sum_pre)
+    .beat(cs_beat), .data(rk_tdata), .keep(rk_tkeep), .sum(sum_pre)
 );
 nic_csum_acc sum_suf_b (
     .clk(clk), .start(cs_start), .lo(suf_start), .hi(14'h3fff),
-    .beat(cs_beat), .data(ra_tdata), .keep(ra_tkeep), .sum(sum_suf)
+    .beat(cs_beat), .data(rk_tdata), .keep(rk_tkeep), .sum(sum_suf)
 );
 
 // ---- building the header block ----
 reg  [13:0]  new_end = 0;         // end of the IP packet, compressed
 reg  [1279:0] hb = 0;
 reg  [7:0]   hb_len = 0;
-// the lengths of the new frame, a clock after new_end (T_BUILD1) and one
-// more for plen6: ready in T_SHIM1 and T_SHIM2
+// the lengths of the new frame, a clock after new_end (P_BUILD1) and one
+// more for plen6: ready in P_SHIM1 and P_SHIM2
 reg  [15:0]  ip_total = 0, seg_len = 0, plen6 = 0;
 // new_end without the body: p_ip_end + 16 - d_rlen, ready long before
 reg  [13:0]  end_nb1 = 0, end_nb = 0;
@@ -365,13 +557,13 @@ always @(posedge clk) begin
 end
 
 // the pseudo-header addresses' sum (nic_hsum: 3 clocks after the header
-// and the bounds settle; used in T_SHIM1, long after)
+// and the bounds settle; used in P_SHIM1, long after)
 wire [22:0] addr_sum;
 nic_hsum hs_addr (
     .clk(clk), .hdr(hreg), .lo(addr_lo), .hi(addr_hi), .sum(addr_sum)
 );
 
-// T_SUMS: the sums of the body, the prefix and the suffix folded
+// P_SUMS: the sums of the body, the prefix and the suffix folded
 wire [15:0] f_body, f_suf, f_pre;
 nic_fold fold_body (.clk(clk), .acc(body_sum), .folded(f_body));
 nic_fold fold_suf (.clk(clk), .acc(sum_suf), .folded(f_suf));
@@ -386,8 +578,8 @@ wire [15:0] sh_w4 = {d_mode, d_k};
 wire [15:0] sh_w5 = {d_rlen[7:0], d_rlen[15:8]};
 wire [15:0] sh_w6 = {body_len[7:0], 2'd0, body_len[13:8]};
 // the terms known from the parse on, summed every clock, and the rest in
-// two partial sums, every clock too; T_SHIM1 (4 clocks): the partial sums
-// settle (1), added (1) and folded (nic_fold: 2); T_SHIM2: taken
+// two partial sums, every clock too; P_SHIM1 (4 clocks): the partial sums
+// settle (1), added (1) and folded (nic_fold: 2); P_SHIM2: taken
 reg  [31:0] shim_const = 0, shim_p1 = 0, shim_p2 = 0;
 always @(posedge clk) begin
     shim_const <= {9'd0, addr_sum} + 32'd253 + {16'd0, sh_w0} + {16'd0, sh_w1} +
@@ -449,172 +641,97 @@ generate
     end
 endgenerate
 
-// T_IP4 (5 clocks): the patched IPv4 header's sum and its fold, then
-// (T_BUILD3) written into it
+// P_IP4 (5 clocks): the patched IPv4 header's sum and its fold, then
+// (P_BUILD3) written into it
 wire [22:0] ip4_sum;
 nic_hsum hs_ip4 (.clk(clk), .hdr(hb), .lo(p_l3_off), .hi(ip4_hi), .sum(ip4_sum));
 wire [15:0] ip4_fold;
 nic_fold fold_ip4 (.clk(clk), .acc({9'd0, ip4_sum}), .folded(ip4_fold));
 wire [15:0] ip4_c = ~ip4_fold;
 
-// ---- the assembler ----
-reg          as_go = 1'b0;
-reg          raw = 1'b0;
-wire         as_done;
-wire         as_busy;
-wire [255:0] o_tdata;
-wire [31:0]  o_tkeep;
-wire         o_tvalid, o_tlast;
-
-nic_assembler #(.A_AW(14), .B_AW(14)) asm_tx (
-    .clk(clk), .rst(rst),
-    .go(as_go), .busy(as_busy), .done(as_done),
-    .hb(hb), .hb_len(raw ? 8'd0 : hb_len),
-    .seg_b(3'b010),
-    .seg0_start(raw ? 16'd0 : {2'd0, pay_off}),
-    .seg0_len(raw ? {2'd0, d_len} : d_off),
-    .seg1_start(16'd0),
-    .seg1_len(raw ? 16'd0 : {2'd0, body_len}),
-    .seg2_start({2'd0, re_}),
-    .seg2_len(raw ? 16'd0 : {2'd0, p_ip_end - re_}),
-    .rda_start_valid(as_rda_valid), .rda_start_ready(ra_ready),
-    .rda_start_addr(as_rda_addr), .rda_start_len(as_rda_len),
-    .rda_tdata(ra_tdata), .rda_tvalid(ra_tvalid),
-    .rda_tready(as_rda_tready), .rda_tlast(ra_tlast), .rda_tlen(ra_tlen),
-    .rdb_start_valid(as_rdb_valid), .rdb_start_ready(rb_ready),
-    .rdb_start_addr(as_rdb_addr), .rdb_start_len(as_rdb_len),
-    .rdb_tdata(rb_tdata), .rdb_tvalid(rb_tvalid),
-    .rdb_tready(as_rdb_tready), .rdb_tlast(rb_tlast), .rdb_tlen(rb_tlen),
-    .m_axis_tdata(o_tdata), .m_axis_tkeep(o_tkeep), .m_axis_tvalid(o_tvalid),
-    .m_axis_tready(m_axis_tready), .m_axis_tlast(o_tlast)
-);
-
-assign m_axis_tdata = o_tdata;
-assign m_axis_tkeep = o_tkeep;
-assign m_axis_tvalid = o_tvalid;
-assign m_axis_tlast = o_tlast;
-
 reg [13:0] sent_len = 0;
 
-// ---- DMA ----
-assign rd_req_valid = state == T_DREQ || state == T_FREQ;
-assign rd_req_addr = state == T_DREQ ? d_slot : d_addr;
-assign rd_req_len = state == T_DREQ ? 16'd32 : {2'd0, d_len};
-assign rd_ready = state == T_DWAIT || state == T_FETCH;
-
-assign wr_req_valid = state == T_SREQ;
-assign wr_req_addr = {d_slot[63:5], 5'd24};      // the status word
-assign wr_req_len = 16'd4;
-wire [31:0] status = {1'b1, outcome == R_COMPRESSED && !d_err, d_err, 5'd0,
-                      outcome, d_err ? 16'd0 : {2'd0, sent_len}};
-assign wr_data = {224'd0, status};
-assign wr_keep = 32'h0000000f;
-assign wr_last = 1'b1;
-assign wr_valid = state == T_SDATA;
-
-// ---- the state machine ----
-integer hw;
+// ---- P's records, a slot each, for S ----
+// the assembler's inputs: the header block's length (0: the frame as it
+// was), the pieces (payload before the range, body, payload after it, in
+// this frame's slot of the frame RAM and the body RAM); then the status's
+// and the counters' fields
+// and where the frame and the body end in their rings, for S to free
+localparam PR_W = 8 + 16 + 16 + 15 + 16 + 16 + 16 + 1 + 8 + 14 + 14 + 14 + 16 + 1 + 59 +
+                  FR_AW + 1 + BR_AW + 1;
+reg  [1279:0]   pr_hb [0:NR-1];
+reg  [PR_W-1:0] pr_info [0:NR-1];
+// (a clock after P took the frame: there in P_DONE)
+reg  [15:0]     p_seg0 = 0, p_seg2 = 0;
 always @(posedge clk) begin
-    a_we <= 1'b0;
+    p_seg0 <= p_fbyte + {2'd0, pay_off};
+    p_seg2 <= p_fbyte + {2'd0, re_};
+end
+wire [PR_W-1:0] p_info = {raw ? 8'd0 : hb_len,
+                          raw ? p_fbyte : p_seg0,
+                          raw ? {2'd0, d_len} : d_off,
+                          {p_bbase, 5'd0},
+                          raw ? 16'd0 : {2'd0, body_len},
+                          p_seg2,
+                          raw ? 16'd0 : {2'd0, p_ip_end - re_},
+                          d_err, outcome, sent_len, d_len, body_len, d_rlen,
+                          d_comp, d_slot, p_fend, b_wptr};
+
+// ---- P's state machine ----
+always @(posedge clk) begin
     b_we <= 1'b0;
-    ra_go <= 1'b0;
-    as_go <= 1'b0;
-    event_done <= 1'b0;
-    stat_inc <= 0;
     sp_acc <= 1'b0;
     if (sp_acc)
         body_len <= body_len + {8'd0, sp_n_r};
 
-    case (state)
-    T_IDLE: begin
-        if (tx_en && txq_prod != txq_cons) begin
-            slot_lo <= slot_lo_c;
-            state <= T_SLOT;
+    case (p_state)
+    P_IDLE: begin
+        if (p_take) begin
+            {d_len, d_comp, d_k, d_mode, d_off, d_rlen, d_slot, d_err,
+             p_l3_off, p_ip_ver, p_ip_hlen, p_ip_end, p_proto, p_l4_off,
+             p_l4_len, pay_off, rs, re_, pre_end, suf_start, decide,
+             p_fbase, p_fend} <=
+                fr_info[p_idx[SLOT_W-1:0]];
+            hreg <= fr_hreg[p_idx[SLOT_W-1:0]];
+            p_slot <= p_idx[SLOT_W-1:0];
+            p_idx <= p_idx + 16'd1;
+            p_state <= P_PARSE;
         end
     end
-    T_SLOT: begin
-        d_slot <= {txq_base[63:32] + {31'd0, slot_lo[32]}, slot_lo[31:0]};
-        state <= T_DREQ;
-    end
-    T_DREQ: begin
-        if (rd_req_ready)
-            state <= T_DWAIT;
-    end
-    T_DWAIT: begin
-        if (rd_valid) begin
-            d_addr <= rd_data[63:0];
-            d_len <= rd_data[77:64];
-            d_comp <= rd_data[80];
-            d_k <= rd_data[103:96];
-            d_mode <= rd_data[111:104];
-            d_off <= rd_data[127:112];
-            d_rlen <= rd_data[143:128];
-            d_err <= rd_data[79:78] != 2'd0 || rd_data[77:64] < 14'd14 ||
-                     rd_data[77:64] > max_frame;
-            outcome <= 0;
-            hreg <= 0;
-            fetch_word <= 0;
-            a_wptr <= 0;
-            if (rd_data[79:78] != 2'd0 || rd_data[77:64] < 14'd14 ||
-                rd_data[77:64] > max_frame) begin
-                stat_inc[127:112] <= 16'd1;                // tx_desc_errors
-                state <= T_SREQ;
-            end else begin
-                state <= T_FREQ;
-            end
-        end
-    end
-    T_FREQ: begin
-        if (rd_req_ready)
-            state <= T_FETCH;
-    end
-    T_FETCH: begin
-        if (rd_valid) begin
-            a_we <= 1'b1;
-            a_waddr <= a_wptr;
-            a_wdata <= rd_data;
-            a_wptr <= a_wptr + 9'd1;
-            if (fetch_word < 4'd5) begin
-                // a decoded write, not an indexed part-select (a
-                // 1280-bit shifter by yosys)
-                for (hw = 0; hw < 5; hw = hw + 1)
-                    if (fetch_word[2:0] == hw[2:0])
-                        hreg[256*hw +: 256] <= masked(rd_data, rd_keep);
-                fetch_word <= fetch_word + 4'd1;
-            end
-            if (rd_last)
-                state <= T_PWAIT;
-        end
-    end
-    T_PWAIT: begin
-        if (hdr_age == 3'd6)
-            state <= T_PARSE;
-    end
-    T_PARSE: begin
-        outcome <= decide;
-        if (decide != R_COMPRESSED) begin
+    P_PARSE: begin
+        outcome <= d_err ? 8'd0 : decide;
+        p_bbase <= bw_ptr[BR_AW-1:0];
+        b_wptr <= bw_ptr;
+        body_over <= 1'b0;
+        if (d_err || decide != R_COMPRESSED) begin
             raw <= 1'b1;
             sent_len <= d_len;
-            state <= T_SEND;
+            p_state <= P_DONE;
         end else begin
             raw <= 1'b0;
-            ra_go <= 1'b1;
-            ra_start <= rs;
-            ra_len <= d_rlen;
+            rc_start <= p_fbyte + {2'd0, rs};
+            rc_len <= d_rlen;
+            rk_start <= p_fbyte + {8'd0, p_l4_off};
+            rk_len <= {2'd0, p_ip_end - {6'd0, p_l4_off}};
             body_len <= 0;
             body_done <= 1'b0;
             body_err <= 1'b0;
+            cs_done <= 1'b0;
             sp_full <= 1'b0;
-            b_wptr <= 0;
-            state <= T_COMP_GO;
+            p_state <= P_COMP_GO;
         end
     end
-    T_COMP_GO: begin
-        // reader A takes ra_go now
-        state <= T_COMP;
+    P_COMP_GO: begin
+        // the readers take their ranges
+        b_left <= b_need;
+        if (rc_go)
+            p_state <= P_COMP;
     end
-    T_COMP: begin
-        // compressor -> splitter -> body RAM, one 32-byte word a clock
+    P_COMP: begin
+        // compressor -> splitter -> body RAM, one 32-byte word a clock;
+        // reader K's beats into the checksum sums meanwhile
+        if (rk_tvalid && rk_tlast)
+            cs_done <= 1'b1;
         if (c_tvalid && c_tready) begin
             sp_data <= c_tdata;
             sp_keep <= c_tkeep;
@@ -626,10 +743,15 @@ always @(posedge clk) begin
                                     c_tuser[6:0] != {d_mode[1:0], d_k[4:0]});
         end
         if (sp_full) begin
-            b_we <= 1'b1;
-            b_waddr <= b_wptr;
+            // (a body past its reservation would overwrite one S still
+            // sends: not written, and the frame goes as it was)
+            b_we <= b_left != 0;
+            if (b_left == 0)
+                body_over <= 1'b1;
+            b_left <= b_left - {9'd0, b_left != 0};
+            b_waddr <= b_wptr[BR_AW-1:0];
             b_wdata <= sp_word;
-            b_wptr <= b_wptr + 9'd1;
+            b_wptr <= b_wptr + {{BR_AW{1'b0}}, b_left != 0};
             // counted a clock later (sp_acc), one adder per clock
             sp_n_r <= ones32(sp_wkeep);
             sp_acc <= 1'b1;
@@ -641,76 +763,66 @@ always @(posedge clk) begin
                     body_done <= 1'b1;
             end
         end
-        if (body_done) begin
-            ra_go <= 1'b1;
-            ra_start <= {6'd0, p_l4_off};
-            ra_len <= {2'd0, p_ip_end - {6'd0, p_l4_off}};
-            state <= T_CSUM_GO;
+        if (body_done && cs_done) begin
+            wait_n <= 0;
+            p_state <= P_CS_END;
         end
     end
-    T_CSUM_GO: begin
-        state <= T_CSUM;
-    end
-    T_CSUM: begin
-        // every beat is summed (cs_beat); the sums are there 3 clocks
-        // after the last, folded 2 later: T_CS_END (3), T_BUILD1, T_SUMS
-        wait_n <= 0;
-        if (ra_tvalid && ra_tlast)
-            state <= T_CS_END;
-    end
-    T_CS_END: begin
+    P_CS_END: begin
+        // the last beats' sums are there 3 clocks after them, folded 2
+        // later: P_CS_END (3), P_BUILD1, P_SUMS
         wait_n <= wait_n + 3'd1;
         if (wait_n == 3'd2)
-            state <= T_BUILD1;
+            p_state <= P_BUILD1;
     end
-    T_BUILD1: begin
+    P_BUILD1: begin
         new_end <= end_nb + body_len;
-        state <= T_SUMS;
+        p_state <= P_SUMS;
     end
-    T_SUMS: begin
+    P_SUMS: begin
         f_pre_r <= f_pre;
         body_sw <= d_off[0] ? {f_body[7:0], f_body[15:8]} : f_body;
         // the suffix moves by body_len - range length: odd if their
         // parities differ
         suf_sw <= body_len[0] ^ d_rlen[0] ? {f_suf[7:0], f_suf[15:8]} : f_suf;
         wait_n <= 0;
-        state <= T_SHIM1;
+        p_state <= P_SHIM1;
     end
-    T_SHIM1: begin
+    P_SHIM1: begin
         // (its terms hold: the partial sums settle a clock in, their sum
         // the next, folded 2 clocks later)
         shim_acc <= shim_acc_c;
         wait_n <= wait_n + 3'd1;
         if (wait_n == 3'd3)
-            state <= T_SHIM2;
+            p_state <= P_SHIM2;
     end
-    T_SHIM2: begin
+    P_SHIM2: begin
         shim_c <= ~shim_fold;
-        state <= T_BUILD2;
+        p_state <= P_BUILD2;
     end
-    T_BUILD2: begin
-        if (body_err || new_end >= d_len) begin
+    P_BUILD2: begin
+        if (body_err || body_over || new_end >= d_len) begin
             // not smaller (or the engine refused): send it as it was
-            outcome <= body_err ? R_BAD_PARAMS : R_NO_GAIN;
+            outcome <= body_err || body_over ? R_BAD_PARAMS : R_NO_GAIN;
             raw <= 1'b1;
             sent_len <= d_len;
-            state <= T_SEND;
+            p_state <= P_DONE;
         end else begin
             hb <= hb_next;
             hb_len <= l4_hdr_end;
             sent_len <= new_end;
             wait_n <= 0;
-            state <= p_ip_ver == 4'd4 ? T_IP4 : T_SEND;
+            p_state <= p_ip_ver == 4'd4 ? P_IP4 : P_DONE;
         end
     end
-    T_IP4: begin
+    P_IP4: begin
         // nic_hsum's sum of hb is there 3 clocks after hb changed, its
         // fold 2 clocks later
         wait_n <= wait_n + 3'd1;
         if (wait_n == 3'd4)
-            state <= T_BUILD3;
+            p_state <= P_BUILD3;
     end
-    T_BUILD3: begin
+    P_BUILD3: begin
         // the IPv4 header checksum over the patched header
         // (the IP header starts at byte 14, 18 or 22)
         case (p_l3_off)
@@ -718,52 +830,272 @@ always @(posedge clk) begin
         8'd18: hb[8*28 +: 16] <= {ip4_c[7:0], ip4_c[15:8]};
         default: hb[8*32 +: 16] <= {ip4_c[7:0], ip4_c[15:8]};
         endcase
-        state <= T_SEND;
+        p_state <= P_DONE;
     end
-    T_SEND: begin
-        as_go <= 1'b1;
-        state <= T_SENDING;
+    P_DONE: begin
+        // the frame's record for S: the assembler's header block and
+        // pieces, what the status and the counters need
+        pr_hb[p_slot] <= hb;
+        pr_info[p_slot] <= p_info;
+        bw_ptr <= b_wptr;
+        pd_idx <= pd_idx + 16'd1;
+        p_state <= P_IDLE;
     end
-    T_SENDING: begin
+    default: p_state <= P_IDLE;
+    endcase
+
+    if (rst) begin
+        p_state <= P_IDLE;
+        p_idx <= 0;
+        pd_idx <= 0;
+        bw_ptr <= 0;
+        b_we <= 1'b0;
+    end
+end
+
+// ===========================================================================
+// S: send
+// ===========================================================================
+
+localparam S_IDLE = 1'b0, S_SENDING = 1'b1;
+
+reg        s_state = S_IDLE;
+// the frame S sends, for its status and counters
+reg [7:0]  s_outcome = 0;
+reg [13:0] s_sent = 0, s_len = 0, s_body = 0;
+reg [15:0] s_rlen = 0;
+reg        s_comp = 1'b0;
+reg [58:0] s_dslot = 0;
+reg [FR_AW:0] s_fend = 0;       // the frame's and the body's ends in their rings
+reg [BR_AW:0] s_bend = 0;
+
+// W's queue of statuses: the descriptor's address (bits 63:5) and the word
+reg  [58:0] wq_addr [0:3];
+reg  [31:0] wq_word [0:3];
+reg  [1:0]  wq_wp = 0, wq_rp = 0;
+reg  [2:0]  wq_cnt = 0;
+wire        wq_push;
+wire        wq_pop;
+
+// the next frame's record
+wire [SLOT_W-1:0] s_slot = s_idx[SLOT_W-1:0];
+wire [7:0]  r_hb_len;
+wire [15:0] r_seg0_start, r_seg0_len, r_seg1_len, r_seg2_start, r_seg2_len;
+wire [14:0] r_seg1_start;
+wire [FR_AW:0] r_fend;
+wire [BR_AW:0] r_bend;
+wire        r_err;
+wire [7:0]  r_outcome;
+wire [13:0] r_sent, r_len, r_body;
+wire [15:0] r_rlen;
+wire        r_comp;
+wire [58:0] r_dslot;
+assign {r_hb_len, r_seg0_start, r_seg0_len, r_seg1_start, r_seg1_len, r_seg2_start,
+        r_seg2_len, r_err, r_outcome, r_sent, r_len, r_body, r_rlen, r_comp, r_dslot,
+        r_fend, r_bend} =
+    pr_info[s_slot];
+
+wire        as_busy;
+wire        as_done;
+wire        s_take = s_state == S_IDLE && pd_idx != s_idx && !as_busy &&
+                     wq_cnt != 3'd4;
+wire        as_go = s_take && !r_err;
+
+// the assembler's use of readers S and B
+wire         as_rda_valid, as_rdb_valid;
+wire [FR_AW+4:0] as_rda_addr;
+wire [BR_AW+4:0] as_rdb_addr;
+wire [15:0]  as_rda_len, as_rdb_len;
+wire         as_rda_tready, as_rdb_tready;
+wire         ra_ready, rb_ready;
+wire [255:0] ra_tdata, rb_tdata;
+wire         ra_tvalid, ra_tlast, rb_tvalid, rb_tlast;
+wire [5:0]   ra_tlen, rb_tlen;
+
+nic_rd_stream #(.ADDR_W(FR_AW)) rd_s (
+    .clk(clk), .rst(rst),
+    .start_valid(as_rda_valid), .start_ready(ra_ready),
+    .start_addr(as_rda_addr), .start_len(as_rda_len),
+    .ram_re(as_re), .ram_raddr(as_raddr), .ram_rdata(as_rdata),
+    .m_axis_tdata(ra_tdata),
+    /* verilator lint_off PINCONNECTEMPTY */
+    .m_axis_tkeep(),   // (the assembler counts bytes by tlen)
+    /* verilator lint_on PINCONNECTEMPTY */
+    .m_axis_tvalid(ra_tvalid), .m_axis_tready(as_rda_tready),
+    .m_axis_tlast(ra_tlast), .m_axis_tlen(ra_tlen)
+);
+
+nic_rd_stream #(.ADDR_W(BR_AW)) rd_b (
+    .clk(clk), .rst(rst),
+    .start_valid(as_rdb_valid), .start_ready(rb_ready),
+    .start_addr(as_rdb_addr), .start_len(as_rdb_len),
+    .ram_re(b_re), .ram_raddr(b_raddr), .ram_rdata(b_rdata),
+    .m_axis_tdata(rb_tdata),
+    /* verilator lint_off PINCONNECTEMPTY */
+    .m_axis_tkeep(),
+    /* verilator lint_on PINCONNECTEMPTY */
+    .m_axis_tvalid(rb_tvalid), .m_axis_tready(as_rdb_tready),
+    .m_axis_tlast(rb_tlast), .m_axis_tlen(rb_tlen)
+);
+
+// the pieces, in this frame's slot of the frame RAM (A) and body RAM (B)
+nic_assembler #(.A_AW(FR_AW + 5), .B_AW(BR_AW + 5)) asm_tx (
+    .clk(clk), .rst(rst),
+    .go(as_go), .busy(as_busy), .done(as_done),
+    .hb(pr_hb[s_slot]), .hb_len(r_hb_len),
+    .seg_b(3'b010),
+    .seg0_start(r_seg0_start), .seg0_len(r_seg0_len),
+    .seg1_start({1'b0, r_seg1_start}), .seg1_len(r_seg1_len),
+    .seg2_start(r_seg2_start), .seg2_len(r_seg2_len),
+    .rda_start_valid(as_rda_valid), .rda_start_ready(ra_ready),
+    .rda_start_addr(as_rda_addr), .rda_start_len(as_rda_len),
+    .rda_tdata(ra_tdata), .rda_tvalid(ra_tvalid),
+    .rda_tready(as_rda_tready), .rda_tlast(ra_tlast), .rda_tlen(ra_tlen),
+    .rdb_start_valid(as_rdb_valid), .rdb_start_ready(rb_ready),
+    .rdb_start_addr(as_rdb_addr), .rdb_start_len(as_rdb_len),
+    .rdb_tdata(rb_tdata), .rdb_tvalid(rb_tvalid),
+    .rdb_tready(as_rdb_tready), .rdb_tlast(rb_tlast), .rdb_tlen(rb_tlen),
+    .m_axis_tdata(m_axis_tdata), .m_axis_tkeep(m_axis_tkeep),
+    .m_axis_tvalid(m_axis_tvalid), .m_axis_tready(m_axis_tready),
+    .m_axis_tlast(m_axis_tlast)
+);
+
+wire [31:0] s_status = {1'b1, s_outcome == R_COMPRESSED, 1'b0, 5'd0,
+                        s_outcome, 2'd0, s_sent};
+// a descriptor in error: DONE and ERROR, outcome 0, no bytes
+wire [31:0] err_status = {1'b1, 1'b0, 1'b1, 5'd0, 8'd0, 16'd0};
+
+assign wq_push = (s_take && r_err) || (s_state == S_SENDING && as_done);
+
+// tx_desc_errors, counted when F reads the descriptor
+wire f_desc_err = f_state == F_DWAIT && rd_valid &&
+                  (rd_data[79:78] != 2'd0 || rd_data[77:64] < 14'd14 ||
+                   rd_data[77:64] > max_frame);
+
+always @(posedge clk) begin
+    stat_inc <= 0;
+    stat_inc[127:112] <= {15'd0, f_desc_err};
+    case (s_state)
+    S_IDLE: begin
+        if (s_take) begin
+            s_outcome <= r_outcome;
+            s_sent <= r_sent;
+            s_len <= r_len;
+            s_body <= r_body;
+            s_rlen <= r_rlen;
+            s_comp <= r_comp;
+            s_dslot <= r_dslot;
+            if (r_err) begin
+                wq_addr[wq_wp] <= r_dslot;
+                wq_word[wq_wp] <= err_status;
+                s_idx <= s_idx + 16'd1;
+                ff_ptr <= r_fend;
+                bf_ptr <= r_bend;
+            end else begin
+                s_fend <= r_fend;
+                s_bend <= r_bend;
+                s_state <= S_SENDING;
+            end
+        end
+    end
+    S_SENDING: begin
         if (as_done) begin
-            state <= T_SREQ;
+            wq_addr[wq_wp] <= s_dslot;
+            wq_word[wq_wp] <= s_status;
+            s_idx <= s_idx + 16'd1;
+            ff_ptr <= s_fend;
+            bf_ptr <= s_bend;
+            s_state <= S_IDLE;
             stat_inc[15:0] <= 16'd1;                       // tx_frames
-            stat_inc[31:16] <= {2'd0, sent_len};           // tx_bytes
-            if (outcome == R_COMPRESSED) begin
+            stat_inc[31:16] <= {2'd0, s_sent};             // tx_bytes
+            if (s_outcome == R_COMPRESSED) begin
                 stat_inc[47:32] <= 16'd1;                  // tx_comp_frames
-                stat_inc[63:48] <= d_rlen;                 // tx_comp_in_bytes
-                stat_inc[79:64] <= {2'd0, body_len};       // tx_comp_out_bytes
-                stat_inc[95:80] <= {2'd0, d_len - sent_len};  // tx_bytes_saved
-            end else if (d_comp) begin
+                stat_inc[63:48] <= s_rlen;                 // tx_comp_in_bytes
+                stat_inc[79:64] <= {2'd0, s_body};         // tx_comp_out_bytes
+                stat_inc[95:80] <= {2'd0, s_len - s_sent}; // tx_bytes_saved
+            end else if (s_comp) begin
                 stat_inc[111:96] <= 16'd1;                 // tx_comp_skipped
             end
         end
     end
-    T_SREQ: begin
+    default: s_state <= S_IDLE;
+    endcase
+    if (wq_push)
+        wq_wp <= wq_wp + 2'd1;
+    wq_cnt <= wq_cnt + {2'd0, wq_push} - {2'd0, wq_pop};
+    if (wq_pop)
+        wq_rp <= wq_rp + 2'd1;
+
+    if (rst) begin
+        s_state <= S_IDLE;
+        s_idx <= 0;
+        ff_ptr <= 0;
+        bf_ptr <= 0;
+        wq_wp <= 0;
+        wq_rp <= 0;
+        wq_cnt <= 0;
+    end
+end
+
+// ===========================================================================
+// W: status writes, in order
+// ===========================================================================
+
+localparam [1:0] W_IDLE = 2'd0, W_REQ = 2'd1, W_DATA = 2'd2, W_WAIT = 2'd3;
+reg [1:0] w_state = W_IDLE;
+
+assign wq_pop = w_state == W_WAIT && wr_done;
+
+assign wr_req_valid = w_state == W_REQ;
+assign wr_req_addr = {wq_addr[wq_rp], 5'd24};    // the status word
+assign wr_req_len = 16'd4;
+assign wr_data = {224'd0, wq_word[wq_rp]};
+assign wr_keep = 32'h0000000f;
+assign wr_last = 1'b1;
+assign wr_valid = w_state == W_DATA;
+
+always @(posedge clk) begin
+    event_done <= 1'b0;
+    case (w_state)
+    W_IDLE: begin
+        if (wq_cnt != 0)
+            w_state <= W_REQ;
+    end
+    W_REQ: begin
         if (wr_req_ready)
-            state <= T_SDATA;
+            w_state <= W_DATA;
     end
-    T_SDATA: begin
+    W_DATA: begin
         if (wr_ready)
-            state <= T_SWAIT;
+            w_state <= W_WAIT;
     end
-    T_SWAIT: begin
+    W_WAIT: begin
         if (wr_done) begin
             txq_cons <= txq_cons + 16'd1;
             event_done <= 1'b1;
-            state <= T_IDLE;
+            w_state <= W_IDLE;
         end
     end
-    default: state <= T_IDLE;
+    default: w_state <= W_IDLE;
     endcase
-
     if (rst) begin
-        state <= T_IDLE;
+        w_state <= W_IDLE;
         txq_cons <= 0;
-        a_we <= 1'b0;
-        b_we <= 1'b0;
+        event_done <= 1'b0;
     end
 end
+
+// ---- F's DMA reads and the counters ----
+assign rd_req_valid = f_state == F_DREQ || (f_state == F_FREQ && f_fits);
+assign rd_req_addr = f_state == F_DREQ ? f_dslot : f_addr;
+assign rd_req_len = f_state == F_DREQ ? 16'd32 : {2'd0, f_len};
+assign rd_ready = f_state == F_DWAIT || f_state == F_FETCH;
+
+// nothing to do: no descriptor waiting, nothing in flight
+assign idle = f_state == F_IDLE && f_idx == s_idx && p_state == P_IDLE &&
+              s_state == S_IDLE && !as_busy && wq_cnt == 0 &&
+              w_state == W_IDLE && !(tx_en && txq_prod != f_idx);
+
 
 endmodule
 
