@@ -146,29 +146,36 @@ $(BUILD)/bin/bench-rtl: $(O)/userspace/bench/bench-rtl.o \
 # ---- NIC: Verilator model of inc_nic and its system test ------------------
 RTL_NIC   := $(sort $(wildcard rtl/nic/*.v))
 RTL_NIC_H := $(sort $(wildcard rtl/nic/*.vh))
-VL_NIC    := $(VLDIR)/nic/Vnic__ALL.a
-
-$(VL_NIC): $(RTL_CODEC) $(RTL_NIC) $(RTL_NIC_H)
-	@echo "  VERILATE nic"
-	$(Q)rm -rf $(VLDIR)/nic && mkdir -p $(VLDIR) && \
+# The model at 16 codec lanes (inc_nic's LANES: a 512-bit datapath), the
+# NIC incsim and the system test run; and at 8 (256 bits), a second system
+# test, build/tests/test_nic8. One rule set per lane count:
+# $(call nic_model,LANES,DIR-SUFFIX,TEST-SUFFIX).
+define nic_model
+$$(VLDIR)/nic$(2)/Vnic__ALL.a: $$(RTL_CODEC) $$(RTL_NIC) $$(RTL_NIC_H)
+	@echo "  VERILATE nic ($(1) lanes)"
+	$$(Q)rm -rf $$(VLDIR)/nic$(2) && mkdir -p $$(VLDIR) && \
 		verilator --cc -O3 -Wall --prefix Vnic --top-module inc_nic -Irtl/nic \
-		--Mdir $(VLDIR)/nic $(RTL_CODEC) $(RTL_NIC)
-	$(Q)$(MAKE) -s -C $(VLDIR)/nic -f Vnic.mk Vnic__ALL.a OPT_FAST=-O2 \
+		-GLANES=$(1) --Mdir $$(VLDIR)/nic$(2) $$(RTL_CODEC) $$(RTL_NIC)
+	$$(Q)$$(MAKE) -s -C $$(VLDIR)/nic$(2) -f Vnic.mk Vnic__ALL.a OPT_FAST=-O2 \
 		CXX=g++ >/dev/null
 
-$(O)/sim/nic/vl_nic.o: sim/nic/vl_nic.cpp sim/nic/vl_nic.h $(VL_NIC)
-	@mkdir -p $(dir $@)
-	@echo "  CXX     $<"
-	$(Q)g++ $(CXXFLAGS_VL) -faligned-new -I$(VLDIR)/nic -Isim/nic -c $< -o $@
+$$(O)/sim/nic/vl_nic$(2).o: sim/nic/vl_nic.cpp sim/nic/vl_nic.h $$(VLDIR)/nic$(2)/Vnic__ALL.a
+	@mkdir -p $$(dir $$@)
+	@echo "  CXX     $$< ($(1) lanes)"
+	$$(Q)g++ $$(CXXFLAGS_VL) -faligned-new -I$$(VLDIR)/nic$(2) -Isim/nic -c $$< -o $$@
+
+$$(BUILD)/tests/test_nic$(3): $$(O)/tests/nic/test_nic.o $$(O)/sim/nic/nic_env.o \
+	$$(O)/sim/nic/vl_nic$(2).o $$(O)/tests/lib/testlib.o $$(O)/tests/lib/frames.o \
+	$$(VLDIR)/nic$(2)/Vnic__ALL.a $$(VL_RT) $$(LIBWIRE) $$(LIBCODEC)
+	@mkdir -p $$(dir $$@)
+	@echo "  LD      $$@"
+	$$(Q)g++ $$(LDFLAGS_ALL) -o $$@ $$^ -lm
+endef
+$(eval $(call nic_model,16,,))
+$(eval $(call nic_model,8,8,8))
+VL_NIC := $(VLDIR)/nic/Vnic__ALL.a
 
 $(O)/sim/nic/nic_env.o $(O)/tests/nic/test_nic.o: XFLAGS := -Isim/nic
-
-$(BUILD)/tests/test_nic: $(O)/tests/nic/test_nic.o $(O)/sim/nic/nic_env.o \
-	$(O)/sim/nic/vl_nic.o $(O)/tests/lib/testlib.o $(O)/tests/lib/frames.o \
-	$(VL_NIC) $(VL_RT) $(LIBWIRE) $(LIBCODEC)
-	@mkdir -p $(dir $@)
-	@echo "  LD      $@"
-	$(Q)g++ $(LDFLAGS_ALL) -o $@ $^ -lm
 
 # ---- incsim: the NIC's RTL as a PCI device of a QEMU guest (docs/sim.md) ----
 INCSIM_OBJS := $(addprefix $(O)/sim/incsim/, incsim.o ivshmem.o link.o)
@@ -202,7 +209,7 @@ bench-incsim: deps
 	$(Q)BUILD=$(BUILD) scripts/bench-guests.sh
 
 rtl-models: $(BUILD)/bin/incsim $(BUILD)/bin/bench-incsim $(BUILD)/tests/test_engines $(BUILD)/bin/inc-rtl-codec \
-	$(BUILD)/bin/bench-rtl $(BUILD)/tests/test_nic
+	$(BUILD)/bin/bench-rtl $(BUILD)/tests/test_nic $(BUILD)/tests/test_nic8
 
 synth-report: deps
 	$(Q)rtl/scripts/synth_report.sh

@@ -21,12 +21,20 @@
 
 module inc_nic #
 (
+    // codec lanes, 8 or 16: the datapath, the DMA and MAC data buses are
+    // 32 LANES bits (256 or 512); CONFIG[7:0] reports it
+    parameter LANES = 16,
     // clock frequency, for interrupt coalescing timers (microseconds)
     parameter CLK_MHZ = 250,
     // the BUILD register
     parameter [31:0] BUILD_ID = 32'h20261129,
     // reset MAC address, byte 0 in bits 7:0 (02:00:00:00:00:01)
-    parameter [47:0] MAC_ADDR = 48'h010000000002
+    parameter [47:0] MAC_ADDR = 48'h010000000002,
+    // the data buses in bits and bytes, and log2 of the bytes (derived:
+    // leave them)
+    parameter DATA_W = 32 * LANES,
+    parameter KEEP_W = DATA_W / 8,
+    parameter BS = $clog2(KEEP_W)
 )
 (
     input  wire          clk,
@@ -61,8 +69,8 @@ module inc_nic #
     output wire [15:0]   m_dma_rd_req_len,
     output wire          m_dma_rd_req_valid,
     input  wire          m_dma_rd_req_ready,
-    input  wire [255:0]  s_dma_rd_data,
-    input  wire [31:0]   s_dma_rd_keep,
+    input  wire [DATA_W-1:0] s_dma_rd_data,
+    input  wire [KEEP_W-1:0] s_dma_rd_keep,
     input  wire          s_dma_rd_last,
     input  wire          s_dma_rd_valid,
     output wire          s_dma_rd_ready,
@@ -71,8 +79,8 @@ module inc_nic #
     output wire [15:0]   m_dma_wr_req_len,
     output wire          m_dma_wr_req_valid,
     input  wire          m_dma_wr_req_ready,
-    output wire [255:0]  m_dma_wr_data,
-    output wire [31:0]   m_dma_wr_keep,
+    output wire [DATA_W-1:0] m_dma_wr_data,
+    output wire [KEEP_W-1:0] m_dma_wr_keep,
     output wire          m_dma_wr_last,
     output wire          m_dma_wr_valid,
     input  wire          m_dma_wr_ready,
@@ -82,14 +90,14 @@ module inc_nic #
     output wire          m_irq_valid,
     input  wire          m_irq_ready,
 
-    output wire [255:0]  m_axis_tx_tdata,
-    output wire [31:0]   m_axis_tx_tkeep,
+    output wire [DATA_W-1:0] m_axis_tx_tdata,
+    output wire [KEEP_W-1:0] m_axis_tx_tkeep,
     output wire          m_axis_tx_tvalid,
     input  wire          m_axis_tx_tready,
     output wire          m_axis_tx_tlast,
 
-    input  wire [255:0]  s_axis_rx_tdata,
-    input  wire [31:0]   s_axis_rx_tkeep,
+    input  wire [DATA_W-1:0] s_axis_rx_tdata,
+    input  wire [KEEP_W-1:0] s_axis_rx_tkeep,
     input  wire          s_axis_rx_tvalid,
     output wire          s_axis_rx_tready,
     input  wire          s_axis_rx_tlast,
@@ -111,7 +119,8 @@ wire [159:0] rx_stat;
 
 nic_csr #(
     .BUILD_ID(BUILD_ID),
-    .MAC_ADDR(MAC_ADDR)
+    .MAC_ADDR(MAC_ADDR),
+    .LANES(LANES)
 ) csr (
     .clk(clk), .rst(rst),
     .s_axil_awaddr(s_axil_awaddr), .s_axil_awvalid(s_axil_awvalid),
@@ -191,13 +200,18 @@ end
 wire         tx_wr_req_valid, rx_wr_req_valid;
 wire [63:0]  tx_wr_req_addr, rx_wr_req_addr;
 wire [15:0]  tx_wr_req_len, rx_wr_req_len;
-wire [255:0] tx_wr_data, rx_wr_data;
-wire [31:0]  tx_wr_keep, rx_wr_keep;
+wire [DATA_W-1:0] tx_wr_data, rx_wr_data;
+wire [KEEP_W-1:0] tx_wr_keep, rx_wr_keep;
 wire         tx_wr_last, rx_wr_last, tx_wr_valid, rx_wr_valid;
 
 reg          wr_busy = 1'b0;      // a request was taken; its data is flowing
 reg          wr_lock = 1'b0, wr_owner = 1'b0;
-wire         wr_pick = wr_busy || wr_lock ? wr_owner : rx_wr_req_valid;
+// round robin when both ask: RX's frames would otherwise keep TX's status
+// writes (and so its completions) waiting for a gap between them
+reg          wr_last_rx = 1'b0;   // the last request taken was RX's
+wire         wr_pick = wr_busy || wr_lock ? wr_owner :
+                       rx_wr_req_valid && tx_wr_req_valid ? !wr_last_rx :
+                       rx_wr_req_valid;
 
 assign m_dma_wr_req_valid = !wr_busy && (wr_pick ? rx_wr_req_valid : tx_wr_req_valid);
 assign m_dma_wr_req_addr = wr_pick ? rx_wr_req_addr : tx_wr_req_addr;
@@ -227,6 +241,7 @@ always @(posedge clk) begin
         wr_lock <= 1'b0;
         wr_busy <= 1'b1;
         wr_owner <= wr_pick;
+        wr_last_rx <= wr_pick;
         wr_ids[wr_id_wp] <= wr_pick;
         wr_id_wp <= wr_id_wp + 3'd1;
     end
@@ -244,12 +259,12 @@ end
 
 // ---- engines -------------------------------------------------------------------
 
-wire [255:0] tx_tdata;
-wire [31:0]  tx_tkeep;
+wire [DATA_W-1:0] tx_tdata;
+wire [KEEP_W-1:0] tx_tkeep;
 wire         tx_tvalid, tx_tlast, tx_tready;
 wire         tx_event, rx_event;
 
-nic_tx tx (
+nic_tx #(.LANES(LANES)) tx (
     .clk(clk), .rst(rst),
     .tx_en(tx_en), .txq_base(txq_base), .txq_size(txq_size),
     .txq_prod(txq_prod), .txq_cons(txq_cons), .max_frame(max_frame),
@@ -271,11 +286,12 @@ nic_tx tx (
 // ---- to the MAC: a frame FIFO, then loopback ------------------------------------
 // Store-and-forward: a frame leaves only whole, one beat per clock, so the
 // MAC's tvalid never drops inside a frame (an underrun for a real MAC).
-wire [255:0] fq_tdata;
-wire [31:0]  fq_tkeep;
+wire [DATA_W-1:0] fq_tdata;
+wire [KEEP_W-1:0] fq_tkeep;
 wire         fq_tvalid, fq_tlast, fq_tready, fq_empty;
 
-nic_frame_fifo #(.DATA_W(256), .ADDR_W(9)) tx_fifo (
+// (16 KiB: a 9018-byte frame and most of the next)
+nic_frame_fifo #(.DATA_W(DATA_W), .ADDR_W(14 - BS)) tx_fifo (
     .clk(clk), .rst(rst),
     .s_axis_tdata(tx_tdata), .s_axis_tkeep(tx_tkeep), .s_axis_tvalid(tx_tvalid),
     .s_axis_tready(tx_tready), .s_axis_tlast(tx_tlast),
@@ -340,13 +356,13 @@ wire lb_hold = rx_en && !fq_in_frame && !rx_room;
 assign fq_tready = lb ? !lb_hold : m_axis_tx_tready;
 assign s_axis_rx_tready = 1'b1;
 
-wire [255:0] rx_in_data = lb ? fq_tdata : s_axis_rx_tdata;
-wire [31:0]  rx_in_keep = lb ? fq_tkeep : s_axis_rx_tkeep;
+wire [DATA_W-1:0] rx_in_data = lb ? fq_tdata : s_axis_rx_tdata;
+wire [KEEP_W-1:0] rx_in_keep = lb ? fq_tkeep : s_axis_rx_tkeep;
 wire         rx_in_valid = lb ? fq_tvalid && !lb_hold : s_axis_rx_tvalid && !rx_cut;
 wire         rx_in_last = lb ? fq_tlast : s_axis_rx_tlast;
 wire         rx_in_user = lb ? 1'b0 : s_axis_rx_tuser;
 
-nic_rx rx (
+nic_rx #(.LANES(LANES)) rx (
     .clk(clk), .rst(rst),
     .rx_en(rx_en), .rxq_base(rxq_base), .rxq_size(rxq_size),
     .rxq_prod(rxq_prod), .rxq_cons(rxq_cons), .max_frame(max_frame),

@@ -4,7 +4,7 @@
  * header block (up to 160 bytes held in a register) followed by up to three
  * byte ranges of two RAMs, each read through a nic_rd_stream the caller
  * owns (A and B). Empty pieces are skipped. inc_axis_packer joins the
- * pieces at any byte offset into full 32-byte beats (its input register
+ * pieces at any byte offset into full beats (its input register
  * puts the choice of piece and the byte placement in different clocks).
  *
  * Start with go; done pulses when the frame's last beat has left.
@@ -18,9 +18,14 @@
 
 module nic_assembler #
 (
+    // beat width, bits (256 or 512): the readers' and the output's
+    parameter DATA_W = 256,
     // address bits (bytes) of the RAM behind reader A, and behind B
     parameter A_AW = 14,
-    parameter B_AW = 14
+    parameter B_AW = 14,
+    // bytes per beat, and their log2 (derived: leave them)
+    parameter BB = DATA_W / 8,
+    parameter BS = $clog2(BB)
 )
 (
     input  wire              clk,
@@ -44,24 +49,24 @@ module nic_assembler #
     input  wire              rda_start_ready,
     output wire [A_AW-1:0]   rda_start_addr,
     output wire [15:0]       rda_start_len,
-    input  wire [255:0]      rda_tdata,
+    input  wire [DATA_W-1:0] rda_tdata,
     input  wire              rda_tvalid,
     output wire              rda_tready,
     input  wire              rda_tlast,
-    input  wire [5:0]        rda_tlen,   // the beat's byte count
+    input  wire [BS:0]       rda_tlen,   // the beat's byte count
 
     output wire              rdb_start_valid,
     input  wire              rdb_start_ready,
     output wire [B_AW-1:0]   rdb_start_addr,
     output wire [15:0]       rdb_start_len,
-    input  wire [255:0]      rdb_tdata,
+    input  wire [DATA_W-1:0] rdb_tdata,
     input  wire              rdb_tvalid,
     output wire              rdb_tready,
     input  wire              rdb_tlast,
-    input  wire [5:0]        rdb_tlen,
+    input  wire [BS:0]       rdb_tlen,
 
-    output wire [255:0]      m_axis_tdata,
-    output wire [31:0]       m_axis_tkeep,
+    output wire [DATA_W-1:0] m_axis_tdata,
+    output wire [BB-1:0]     m_axis_tkeep,
     output wire              m_axis_tvalid,
     input  wire              m_axis_tready,
     output wire              m_axis_tlast
@@ -72,13 +77,15 @@ localparam [2:0] S_IDLE = 3'd0, S_HDR = 3'd1, S_START = 3'd2, S_SEG = 3'd3,
 
 reg  [2:0]    state = S_IDLE;
 reg  [1279:0] r_hb = 0;
-// the header in pieces of 32 bytes: the piece's place (a multiple of 32),
+// the header in pieces of BB bytes: the piece's place (a multiple of BB),
 // the bytes left from it, the piece's length and whether it is the last,
 // all registers (no subtraction between them and the packer)
-reg  [2:0]    hb_piece = 0;   // the piece's place / 32
+localparam    NP = (160 + BB - 1) / BB;  // pieces of the largest header
+localparam [7:0] BB8 = BB[7:0];
+reg  [2:0]    hb_piece = 0;   // the piece's place / BB
 reg  [7:0]    hb_left = 0;
-reg  [5:0]    hb_item = 0;    // min(hb_left, 32)
-reg           hb_final = 1'b0; // hb_left <= 32
+reg  [BS:0]   hb_item = 0;    // min(hb_left, BB)
+reg           hb_final = 1'b0; // hb_left <= BB
 reg  [2:0]    r_seg_b = 0;
 reg  [15:0]   r_start [0:2];
 reg  [15:0]   r_len [0:2];
@@ -93,24 +100,24 @@ wire more_after_seg = seg == 2'd0 ? any_after0 : (seg == 2'd1 ? any_after1 : 1'b
 assign busy = state != S_IDLE;
 
 // ---- items into the packer ----
-reg  [255:0] item;
-reg  [5:0]   item_len;
-reg          item_last, item_valid;
-wire         item_ready;
+reg  [DATA_W-1:0] item;
+reg  [BS:0]       item_len;
+reg               item_last, item_valid;
+wire              item_ready;
 
 wire src_b = r_seg_b[seg];
-wire [255:0] rd_data = src_b ? rdb_tdata : rda_tdata;
-wire         rd_valid = src_b ? rdb_tvalid : rda_tvalid;
-wire         rd_last = src_b ? rdb_tlast : rda_tlast;
-wire [5:0]   rd_len = src_b ? rdb_tlen : rda_tlen;
+wire [DATA_W-1:0] rd_data = src_b ? rdb_tdata : rda_tdata;
+wire              rd_valid = src_b ? rdb_tvalid : rda_tvalid;
+wire              rd_last = src_b ? rdb_tlast : rda_tlast;
+wire [BS:0]       rd_len = src_b ? rdb_tlen : rda_tlen;
 
-wire [1535:0] hb_ext = {256'd0, r_hb};
+wire [NP*DATA_W-1:0] hb_ext = {{(NP * DATA_W - 1280){1'b0}}, r_hb};
 // the next piece's bytes left, length and finality, from a count of bytes
-function [5:0] piece_len;
+function [BS:0] piece_len;
     input [7:0] left;
-    piece_len = left > 8'd32 ? 6'd32 : left[5:0];
+    piece_len = left > BB8 ? BB8[BS:0] : left[BS:0];
 endfunction
-wire [7:0]    hb_left_nx = hb_left - 8'd32;
+wire [7:0]    hb_left_nx = hb_left - BB8;
 
 always @* begin
     item = 0;
@@ -118,7 +125,7 @@ always @* begin
     item_last = 1'b0;
     item_valid = 1'b0;
     if (state == S_HDR) begin
-        item = hb_ext[{hb_piece, 8'd0} +: 256];
+        item = hb_ext[hb_piece * DATA_W +: DATA_W];
         item_len = hb_item;
         item_last = hb_final && !any_after_hdr;
         item_valid = 1'b1;
@@ -174,7 +181,7 @@ always @(posedge clk) begin
             hb_piece <= 0;
             hb_left <= hb_len;
             hb_item <= piece_len(hb_len);
-            hb_final <= hb_len <= 8'd32;
+            hb_final <= hb_len <= BB8;
             r_seg_b <= seg_b;
             r_start[0] <= seg0_start;
             r_start[1] <= seg1_start;
@@ -191,7 +198,7 @@ always @(posedge clk) begin
             hb_piece <= hb_piece + 3'd1;
             hb_left <= hb_left_nx;
             hb_item <= piece_len(hb_left_nx);
-            hb_final <= hb_left_nx <= 8'd32;
+            hb_final <= hb_left_nx <= BB8;
             if (hb_final) begin
                 if (nxt_first[2]) begin
                     state <= S_FLUSH;
@@ -235,15 +242,15 @@ always @(posedge clk) begin
 end
 
 inc_axis_packer #(
-    .IN_BYTES(32),
-    .OUT_BYTES(32),
+    .IN_BYTES(BB),
+    .OUT_BYTES(BB),
     .USER_W(1),
     .LEN_W(8)
 ) packer (
     .clk(clk),
     .rst(rst),
     .s_item_data(item),
-    .s_item_len({2'd0, item_len}),
+    .s_item_len({{(7 - BS){1'b0}}, item_len}),
     .s_item_last(item_last),
     .s_item_user(1'b0),
     .s_item_valid(item_valid),

@@ -25,6 +25,8 @@ module nic_csr #
     parameter [47:0] MAC_ADDR = 48'h010000000002,
     // largest frame the datapath can hold
     parameter MAX_FRAME_HW = 9018,
+    // codec lanes of the datapath (CONFIG[7:0])
+    parameter LANES = 16,
     // number of statistics counters
     parameter N_STATS = 18
 )
@@ -80,7 +82,8 @@ module nic_csr #
 localparam [31:0] MAGIC = 32'h31434e49;    // "INC1"
 localparam [31:0] FEATURES = 32'h000007ff;
 localparam [15:0] MAX_HW = MAX_FRAME_HW;
-localparam [31:0] CONFIG = {MAX_HW, 8'd1, 8'd8};
+localparam [7:0]  LANES8 = LANES[7:0];
+localparam [31:0] CONFIG = {MAX_HW, 8'd1, LANES8};
 
 // the board's MAC address, for the driver; the NIC itself does not filter
 reg [47:0] mac = MAC_ADDR;

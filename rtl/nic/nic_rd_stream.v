@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * nic_rd_stream: reads a byte range out of a nic_ram and sends it as an
- * AXI4-Stream of 32-byte beats, realigned so the range's first byte is
+ * AXI4-Stream of beats as wide as the RAM's words (32 or 64 bytes), realigned so the range's first byte is
  * byte 0 of the first beat; tkeep is full but on the last beat. A range of
  * 0 bytes is one beat with tkeep = 0 and tlast.
  *
@@ -12,7 +12,7 @@
  * The outputs are registered (a two-entry skid buffer: m_axis_* and
  * m_axis_tlen come from flip-flops, and so does the ready of the stage in
  * front of it), so a consumer's logic does not add to the byte rotation's.
- * m_axis_tlen is the beat's byte count (tkeep's set bits, 0..32). A new
+ * m_axis_tlen is the beat's byte count (tkeep's set bits, 0..BB). A new
  * range starts (start_ready) only when the last one has left entirely.
  */
 
@@ -24,8 +24,13 @@
 
 module nic_rd_stream #
 (
-    // log2 of the RAM's number of 32-byte words
-    parameter ADDR_W = 9
+    // the RAM's word and the beat, bits (256 or 512)
+    parameter DATA_W = 256,
+    // log2 of the RAM's number of words
+    parameter ADDR_W = 9,
+    // bytes per word, and their log2 (derived: leave them)
+    parameter BB = DATA_W / 8,
+    parameter BS = $clog2(BB)
 )
 (
     input  wire                clk,
@@ -34,52 +39,55 @@ module nic_rd_stream #
     // start a range: start is a byte address in the RAM
     input  wire                start_valid,
     output wire                start_ready,
-    input  wire [ADDR_W+4:0]   start_addr,
+    input  wire [ADDR_W+BS-1:0] start_addr,
     input  wire [15:0]         start_len,
 
     // the RAM's read port
     output wire                ram_re,
     output wire [ADDR_W-1:0]   ram_raddr,
-    input  wire [255:0]        ram_rdata,
+    input  wire [DATA_W-1:0]   ram_rdata,
 
-    output reg  [255:0]        m_axis_tdata = 0,
-    output reg  [31:0]         m_axis_tkeep = 0,
+    output reg  [DATA_W-1:0]   m_axis_tdata = 0,
+    output reg  [BB-1:0]       m_axis_tkeep = 0,
     output reg                 m_axis_tvalid = 1'b0,
     input  wire                m_axis_tready,
     output reg                 m_axis_tlast = 1'b0,
-    output reg  [5:0]          m_axis_tlen = 0
+    output reg  [BS:0]         m_axis_tlen = 0
 );
 
 reg              busy = 1'b0;
 reg [ADDR_W-1:0] rd_word = 0;     // next word to read
 reg [11:0]       words_left = 0;  // words still to read
 reg [11:0]       beats_left = 0;  // beats still to send
-reg [4:0]        shift = 0;       // byte offset of the range in its word
-reg [5:0]        last_keep = 0;   // bytes in the last beat, 0..32
+reg [BS-1:0]     shift = 0;       // byte offset of the range in its word
+reg [BS:0]       last_keep = 0;   // bytes in the last beat, 0..BB
+
+localparam [BS:0] BBN = BB[BS:0];
 
 // words read and not yet used: a 4-entry queue, plus the one in flight
-reg [255:0] q [0:3];
+reg [DATA_W-1:0] q [0:3];
 reg [1:0]   q_rp = 0, q_wp = 0;
 reg [2:0]   q_cnt = 0;
 reg         inflight = 1'b0;
 
 // the output stage's second entry
 reg         k_valid = 1'b0, k_last = 1'b0;
-reg [255:0] k_data = 0;
-reg [31:0]  k_keep = 0;
-reg [5:0]   k_len = 0;
+reg [DATA_W-1:0] k_data = 0;
+reg [BB-1:0]     k_keep = 0;
+reg [BS:0]       k_len = 0;
 
 assign start_ready = !busy && !m_axis_tvalid && !k_valid;
 
 wire take_start = start_valid && start_ready;
 // words the range touches (none for an empty range), and beats it takes:
-// len = 32 q + r starting at byte s of a word touches q words plus one or
+// len = BB q + r starting at byte s of a word touches q words plus one or
 // two for the r bytes, depending on s + r
-wire [5:0]  s_r = {1'b0, start_addr[4:0]} + {1'b0, start_len[4:0]};
-wire [11:0] n_words = {1'b0, start_len[15:5]} +
-                      (s_r > 6'd32 ? 12'd2 : (s_r != 0 ? 12'd1 : 12'd0));
-wire [11:0] n_beats = start_len == 0 ? 12'd1 :
-                      {1'b0, start_len[15:5]} + {11'd0, start_len[4:0] != 5'd0};
+wire [BS:0]  s_r = {1'b0, start_addr[BS-1:0]} + {1'b0, start_len[BS-1:0]};
+wire [11:0]  len_words = {{(BS - 4){1'b0}}, start_len[15:BS]};
+wire [11:0]  n_words = len_words +
+                       (s_r > BBN ? 12'd2 : (s_r != 0 ? 12'd1 : 12'd0));
+wire [11:0]  n_beats = start_len == 0 ? 12'd1 :
+                       len_words + {11'd0, start_len[BS-1:0] != 0};
 
 // (the queue's four entries: a beat of an unaligned range uses two words,
 // so with three it would wait a clock in three)
@@ -88,14 +96,14 @@ assign ram_raddr = rd_word;
 
 // a beat needs its word and, unless the range ends inside it, the next
 wire        last_beat = beats_left == 12'd1;
-wire        need_two = shift != 0 && !(last_beat && {1'b0, shift} + last_keep <= 6'd32);
+wire        need_two = shift != 0 && !(last_beat && {1'b0, shift} + last_keep <= BBN);
 wire        have = q_cnt >= (need_two ? 3'd2 : 3'd1) || (busy && last_beat && last_keep == 0);
-wire [511:0] pair = {q[q_rp + 2'd1], q[q_rp]};
+wire [2*DATA_W-1:0] pair = {q[q_rp + 2'd1], q[q_rp]};
 // the beat, before the output stage
-wire         c_valid = busy && have;
-wire [255:0] c_data = pair[{1'b0, shift, 3'd0} +: 256];
-wire [31:0]  c_keep = last_beat ? ~(32'hffffffff << last_keep) : 32'hffffffff;
-wire [5:0]   c_len = last_beat ? last_keep : 6'd32;
+wire              c_valid = busy && have;
+wire [DATA_W-1:0] c_data = pair[{1'b0, shift, 3'd0} +: DATA_W];
+wire [BB-1:0]     c_keep = last_beat ? ~({BB{1'b1}} << last_keep) : {BB{1'b1}};
+wire [BS:0]       c_len = last_beat ? last_keep : BBN;
 wire         c_ready = !k_valid;
 wire pop = c_valid && c_ready;
 
@@ -157,12 +165,12 @@ always @(posedge clk) begin
     end
     if (take_start) begin
         busy <= 1'b1;
-        rd_word <= start_addr[ADDR_W+4:5];
+        rd_word <= start_addr[ADDR_W+BS-1:BS];
         words_left <= n_words;
         beats_left <= n_beats;
-        shift <= start_addr[4:0];
-        last_keep <= start_len == 0 ? 6'd0 :
-                     (start_len[4:0] == 5'd0 ? 6'd32 : {1'b0, start_len[4:0]});
+        shift <= start_addr[BS-1:0];
+        last_keep <= start_len == 0 ? {(BS+1){1'b0}} :
+                     (start_len[BS-1:0] == 0 ? BBN : {1'b0, start_len[BS-1:0]});
         q_cnt <= 0;
         q_rp <= 0;
         q_wp <= 0;

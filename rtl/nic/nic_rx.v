@@ -38,7 +38,16 @@
 `timescale 1ns / 1ps
 `default_nettype none
 
-module nic_rx
+module nic_rx #
+(
+    // codec lanes (8 or 16): 32-bit values per beat; the beat, the DMA and
+    // MAC data buses and the RAM words are 32 LANES bits
+    parameter LANES = 8,
+    // the beat in bits and bytes, and log2 of its bytes (derived: leave them)
+    parameter DATA_W = 32 * LANES,
+    parameter BB = DATA_W / 8,
+    parameter BS = $clog2(BB)
+)
 (
     input  wire          clk,
     input  wire          rst,
@@ -51,8 +60,8 @@ module nic_rx
     input  wire [13:0]   max_frame,
 
     // frames in (from the MAC, or TX in loopback)
-    input  wire [255:0]  s_axis_tdata,
-    input  wire [31:0]   s_axis_tkeep,
+    input  wire [DATA_W-1:0] s_axis_tdata,
+    input  wire [BB-1:0] s_axis_tkeep,
     input  wire          s_axis_tvalid,
     input  wire          s_axis_tlast,
     input  wire          s_axis_tuser,
@@ -72,8 +81,8 @@ module nic_rx
     input  wire          wr_req_ready,
     output wire [63:0]   wr_req_addr,
     output wire [15:0]   wr_req_len,
-    output wire [255:0]  wr_data,
-    output wire [31:0]   wr_keep,
+    output wire [DATA_W-1:0] wr_data,
+    output wire [BB-1:0] wr_keep,
     output wire          wr_last,
     output wire          wr_valid,
     input  wire          wr_ready,
@@ -87,20 +96,23 @@ module nic_rx
 
 `include "nic_beat_fns.vh"
 
-localparam RING_AW = 10;                 // ring words (32 bytes): 32 KiB
-localparam [10:0] RING_WORDS = 11'd1024;
+localparam RING_AW = 15 - BS;            // ring words (a beat each): 32 KiB
+localparam [RING_AW:0] RING_WORDS = 1 << RING_AW;
+// words of the header RAM (a frame's first 160 bytes are kept)
+localparam NHW = (160 + BB - 1) / BB;
+localparam [2:0] NHW3 = NHW[2:0];
 
 // ---- ingress: MAC -> ring ----------------------------------------------
 
-reg  [10:0] in_wptr = 0;                 // words, one bit past the ring
-reg  [10:0] free_ptr = 0;
-reg  [10:0] f_start = 0;
+reg  [RING_AW:0] in_wptr = 0;            // words, one bit past the ring
+reg  [RING_AW:0] free_ptr = 0;
+reg  [RING_AW:0] f_start = 0;
 reg  [13:0] f_bytes = 0;
 reg         f_over = 1'b0;               // no room: the ring is full
 reg         f_long = 1'b0;               // longer than MAX_FRAME
 
 // frames waiting: start word and length
-reg  [9:0]  q_start [0:15];
+reg  [RING_AW-1:0] q_start [0:15];
 reg  [13:0] q_len [0:15];
 reg  [3:0]  q_wp = 0, q_rp = 0;
 reg  [4:0]  q_cnt = 0;
@@ -108,15 +120,15 @@ reg  [4:0]  q_cnt = 0;
 reg  [3:0]  h_rp = 0;
 reg  [4:0]  h_cnt = 0;          // frames queued that H has not taken
 wire        h_take;
-// the frame's beats so far, up to 5 (the header RAM's words); a header
+// the frame's beats so far, up to NHW (the header RAM's words); a header
 // beat that found the queue full (its entry not free): the frame is dropped
 reg  [2:0]  f_beat = 0;
 reg         f_nohdr = 1'b0;
 
-wire [10:0] used = in_wptr - free_ptr;
+wire [RING_AW:0] used = in_wptr - free_ptr;
 wire        room = used < RING_WORDS;
-wire [5:0]  beat_bytes = ones32(s_axis_tkeep);
-wire [14:0] bytes_next = {1'b0, f_bytes} + {9'd0, beat_bytes};
+wire [BS:0] beat_bytes = ones_k(s_axis_tkeep);
+wire [14:0] bytes_next = {1'b0, f_bytes} + {{(14 - BS){1'b0}}, beat_bytes};
 // this beat is written, and this last beat ends a frame that is kept
 wire        beat_in = s_axis_tvalid && !f_over && !f_long && room && rx_en;
 wire        frame_bad = s_axis_tuser || f_long || bytes_next > {1'b0, max_frame} ||
@@ -124,21 +136,21 @@ wire        frame_bad = s_axis_tuser || f_long || bytes_next > {1'b0, max_frame}
 wire        frame_nobuf = f_over || !room || !rx_en || q_cnt == 5'd16 || f_nohdr;
 // the beat goes into the header RAM too (entry q_wp is free while the
 // queue is not full)
-wire        hdr_in = beat_in && f_beat != 3'd5;
+wire        hdr_in = beat_in && f_beat != NHW3;
 wire        hdr_we = hdr_in && q_cnt != 5'd16;
 wire        push_frame = s_axis_tvalid && s_axis_tlast && !frame_bad && !frame_nobuf;
 
-// (a clock late, so with a beat and a frame to spare: 2 + ceil(MAX_FRAME / 32)
+// (a clock late, so with a beat and a frame to spare: 2 + ceil(MAX_FRAME / BB)
 // words, two queue entries)
 always @(posedge clk)
-    s_frame_room <= {1'b0, used} + {3'd0, max_frame[13:5]} + 12'd3 <= {1'b0, RING_WORDS} &&
-                    q_cnt < 5'd15;
+    s_frame_room <= {{(15 - RING_AW){1'b0}}, used} + {{(2 + BS){1'b0}}, max_frame[13:BS]} +
+                    16'd3 <= {{(15 - RING_AW){1'b0}}, RING_WORDS} && q_cnt < 5'd15;
 
 reg         r_we = 1'b0;
-reg  [9:0]  r_waddr = 0;
-reg  [255:0] r_wdata = 0;
+reg  [RING_AW-1:0] r_waddr = 0;
+reg  [DATA_W-1:0] r_wdata = 0;
 wire        pop_frame;                   // from the processing side
-wire [10:0] pop_words;
+wire [RING_AW:0] pop_words;
 
 // ingress counters, merged into stat_inc below
 reg         i_frame = 1'b0, i_drop_mac = 1'b0, i_drop_buf = 1'b0;
@@ -153,9 +165,9 @@ always @(posedge clk) begin
     if (s_axis_tvalid) begin
         if (beat_in) begin
             r_we <= 1'b1;
-            r_waddr <= in_wptr[9:0];
+            r_waddr <= in_wptr[RING_AW-1:0];
             r_wdata <= s_axis_tdata;
-            in_wptr <= in_wptr + 11'd1;
+            in_wptr <= in_wptr + 1'b1;
         end
         if (hdr_in) begin
             f_beat <= f_beat + 3'd1;
@@ -177,10 +189,10 @@ always @(posedge clk) begin
                 i_drop_buf <= 1'b1;
                 in_wptr <= f_start;
             end else begin
-                q_start[q_wp] <= f_start[9:0];
+                q_start[q_wp] <= f_start[RING_AW-1:0];
                 q_len[q_wp] <= bytes_next[13:0];
                 q_wp <= q_wp + 4'd1;
-                f_start <= in_wptr + {10'd0, beat_in};
+                f_start <= in_wptr + {{RING_AW{1'b0}}, beat_in};
             end
             f_bytes <= 0;
             f_over <= 1'b0;
@@ -217,34 +229,37 @@ end
 // ---- the header RAM: a frame's first five beats, by queue entry -----------
 
 wire         hr_re;
-wire [1279:0] hr_rdata;
+wire [NHW*DATA_W-1:0] hr_rdata;
 
 genvar hi;
 generate
-    for (hi = 0; hi < 5; hi = hi + 1) begin : hram
-        nic_ram #(.WIDTH(256), .ADDR_W(4)) ram (
+    for (hi = 0; hi < NHW; hi = hi + 1) begin : hram
+        nic_ram #(.WIDTH(DATA_W), .ADDR_W(4)) ram (
             .clk(clk), .we(hdr_we && f_beat == hi), .waddr(q_wp),
             .wdata(s_axis_tdata),
-            .re(hr_re), .raddr(h_rp), .rdata(hr_rdata[256*hi +: 256])
+            .re(hr_re), .raddr(h_rp), .rdata(hr_rdata[DATA_W*hi +: DATA_W])
         );
+    end
+    if (NHW * DATA_W > 1280) begin : hram_past
+        wire unused_hram = ^hr_rdata[NHW*DATA_W-1:1280];     // past 160 bytes
     end
 endgenerate
 
 // ---- the ring RAM (A, K: X's copies, AW: W's) and the decoded-range RAM (B) --
 
 wire         a_re, ak_re, aw_re;
-wire [9:0]   a_raddr, ak_raddr, aw_raddr;
-wire [255:0] a_rdata, ak_rdata, aw_rdata;
+wire [RING_AW-1:0] a_raddr, ak_raddr, aw_raddr;
+wire [DATA_W-1:0]  a_rdata, ak_rdata, aw_rdata;
 
-nic_ram #(.WIDTH(256), .ADDR_W(RING_AW)) ram_a (
+nic_ram #(.WIDTH(DATA_W), .ADDR_W(RING_AW)) ram_a (
     .clk(clk), .we(r_we), .waddr(r_waddr), .wdata(r_wdata),
     .re(a_re), .raddr(a_raddr), .rdata(a_rdata)
 );
-nic_ram #(.WIDTH(256), .ADDR_W(RING_AW)) ram_k (
+nic_ram #(.WIDTH(DATA_W), .ADDR_W(RING_AW)) ram_k (
     .clk(clk), .we(r_we), .waddr(r_waddr), .wdata(r_wdata),
     .re(ak_re), .raddr(ak_raddr), .rdata(ak_rdata)
 );
-nic_ram #(.WIDTH(256), .ADDR_W(RING_AW)) ram_aw (
+nic_ram #(.WIDTH(DATA_W), .ADDR_W(RING_AW)) ram_aw (
     .clk(clk), .we(r_we), .waddr(r_waddr), .wdata(r_wdata),
     .re(aw_re), .raddr(aw_raddr), .rdata(aw_rdata)
 );
@@ -260,19 +275,20 @@ wire         xh_slot = xh_idx[0];
 // range RAM
 localparam XS_W = 2;
 localparam [15:0] NRX = 16'd1 << XS_W;
+localparam BW_W = 14 - BS;      // words of a slot, log2
 reg  [15:0]  x_idx = 0;         // records X wrote (the frame in X has the next)
 reg  [15:0]  w_idx = 0;         // records W is done with
 wire [XS_W-1:0] x_slot = x_idx[XS_W-1:0];
 wire [XS_W-1:0] w_slot = w_idx[XS_W-1:0];
 
 reg          b_we = 1'b0;
-reg  [8+XS_W:0] b_waddr = 0;
-reg  [255:0] b_wdata = 0;
+reg  [BW_W+XS_W-1:0] b_waddr = 0;
+reg  [DATA_W-1:0] b_wdata = 0;
 wire         b_re;
-wire [8+XS_W:0] b_raddr;
-wire [255:0] b_rdata;
+wire [BW_W+XS_W-1:0] b_raddr;
+wire [DATA_W-1:0] b_rdata;
 
-nic_ram #(.WIDTH(256), .ADDR_W(9 + XS_W)) ram_b (
+nic_ram #(.WIDTH(DATA_W), .ADDR_W(BW_W + XS_W)) ram_b (
     .clk(clk), .we(b_we), .waddr(b_waddr), .wdata(b_wdata),
     .re(b_re), .raddr(b_raddr), .rdata(b_rdata)
 );
@@ -286,7 +302,7 @@ localparam [2:0] H_IDLE = 3'd0, H_LOAD = 3'd1, H_P1 = 3'd2, H_P2 = 3'd3,
 
 reg  [2:0]    h_state = H_IDLE;
 reg  [2:0]    p_wait = 0;        // clocks in H_P4
-reg  [9:0]    fr_start = 0;      // ring word of the frame
+reg  [RING_AW-1:0] fr_start = 0; // ring word of the frame
 reg  [13:0]   fr_len = 0;
 reg  [1279:0] hreg = 0;
 
@@ -469,7 +485,7 @@ wire [1:0] h_kind = bad_ip_ours ? K_DROP :
 
 // ---- H's records, for X ------------------------------------------------------
 
-localparam HR_W = 2 + 10 + 14 + 8 + 8 + 4 + 8 + 8 + 16 + 16 + 2 + 5 + 16 + 16 +
+localparam HR_W = 2 + RING_AW + 14 + 8 + 8 + 4 + 8 + 8 + 16 + 16 + 2 + 5 + 16 + 16 +
                   16 + 15 + 15 + 16 + 16 + 23 + 8 + 16 + 14 + 14;
 reg  [1279:0]   hr_hreg [0:1];
 reg  [HR_W-1:0] hr_info [0:1];
@@ -492,7 +508,7 @@ always @(posedge clk) begin
         end
     end
     H_LOAD: begin
-        hreg <= hdr_mask(hr_rdata, fr_len);
+        hreg <= hdr_mask(hr_rdata[1279:0], fr_len);
         h_state <= H_P1;
     end
     H_P1: h_state <= H_P2;      // the parse is taken (nic_hdr_parse_reg)
@@ -541,7 +557,7 @@ reg  [13:0]   out_len = 0;
 
 // H's record, as X took it
 reg  [1:0]    x_kind = K_PLAIN;
-reg  [9:0]    x_fr_start = 0;
+reg  [RING_AW-1:0] x_fr_start = 0;
 reg  [13:0]   x_fr_len = 0;
 reg  [7:0]    x_l3_off = 0, x_l4_off = 0;
 reg  [3:0]    x_ip_ver = 0;
@@ -565,22 +581,22 @@ wire [15:0] x_ahead = x_idx - w_idx;
 wire        x_take = x_state == X_IDLE && h_idx != xh_idx && x_ahead < NRX;
 
 // byte address in the ring of frame offset o
-wire [14:0] fbase = {x_fr_start, 5'd0};
+wire [14:0] fbase = {x_fr_start, {BS{1'b0}}};
 
 // ---- reader A (ring): the decompressor's feed; reader K: the checksum pass --
 
 reg  [14:0]  ra_start = 0, rk_start = 0;
 reg  [15:0]  ra_len = 0, rk_len = 0;
 wire         ra_ready, rk_ready;
-wire [255:0] ra_tdata, rk_tdata;
-wire [31:0]  ra_tkeep, rk_tkeep;
+wire [DATA_W-1:0] ra_tdata, rk_tdata;
+wire [BB-1:0] ra_tkeep, rk_tkeep;
 wire         ra_tvalid, ra_tlast, rk_tvalid, rk_tlast;
 wire         ra_tready;
 wire         d_s_tready;
 // both start together, each idle by then (the frame before has left them)
 wire         rx_go = x_state == X_GO && ra_ready && rk_ready;
 
-nic_rd_stream #(.ADDR_W(RING_AW)) rd_a (
+nic_rd_stream #(.DATA_W(DATA_W), .ADDR_W(RING_AW)) rd_a (
     .clk(clk), .rst(rst),
     .start_valid(rx_go), .start_ready(ra_ready),
     .start_addr(ra_start), .start_len(ra_len),
@@ -594,7 +610,7 @@ nic_rd_stream #(.ADDR_W(RING_AW)) rd_a (
 
 assign ra_tready = x_state == X_RUN && d_s_tready;
 
-nic_rd_stream #(.ADDR_W(RING_AW)) rd_k (
+nic_rd_stream #(.DATA_W(DATA_W), .ADDR_W(RING_AW)) rd_k (
     .clk(clk), .rst(rst),
     .start_valid(rx_go), .start_ready(rk_ready),
     .start_addr(rk_start), .start_len(rk_len),
@@ -614,11 +630,11 @@ wire [15:0]  as_rda_len, as_rdb_len;
 wire         as_rda_tready, as_rdb_tready;
 
 wire         rw_ready;
-wire [255:0] rw_tdata;
+wire [DATA_W-1:0] rw_tdata;
 wire         rw_tvalid, rw_tlast;
-wire [5:0]   rw_tlen;
+wire [BS:0]  rw_tlen;
 
-nic_rd_stream #(.ADDR_W(RING_AW)) rd_w (
+nic_rd_stream #(.DATA_W(DATA_W), .ADDR_W(RING_AW)) rd_w (
     .clk(clk), .rst(rst),
     .start_valid(as_rda_valid), .start_ready(rw_ready),
     .start_addr(as_rda_addr), .start_len(as_rda_len),
@@ -632,11 +648,11 @@ nic_rd_stream #(.ADDR_W(RING_AW)) rd_w (
 );
 
 wire         rb_ready;
-wire [255:0] rb_tdata;
+wire [DATA_W-1:0] rb_tdata;
 wire         rb_tvalid, rb_tlast;
-wire [5:0]   rb_tlen;
+wire [BS:0]  rb_tlen;
 
-nic_rd_stream #(.ADDR_W(9 + XS_W)) rd_b (
+nic_rd_stream #(.DATA_W(DATA_W), .ADDR_W(BW_W + XS_W)) rd_b (
     .clk(clk), .rst(rst),
     .start_valid(as_rdb_valid), .start_ready(rb_ready),
     .start_addr(as_rdb_addr), .start_len(as_rdb_len),
@@ -651,26 +667,26 @@ nic_rd_stream #(.ADDR_W(9 + XS_W)) rd_b (
 
 // ---- checksum pass over [l4_off, ip_end): all, L4 header + prefix, suffix --
 // (stream offsets: the pass starts at l4_off; nic_csum_acc's sums are
-// there 3 clocks after the last beat)
+// there 4 clocks after the last beat)
 wire [31:0] sum_all, sum_hp, sum_suf;
 wire        cs_start = x_state == X_DECIDE;
 wire        cs_beat = x_state == X_RUN && rk_tvalid;
 
-nic_csum_acc sum_all_b (
+nic_csum_acc #(.DATA_W(DATA_W)) sum_all_b (
     .clk(clk), .start(cs_start), .lo(14'd0), .hi(14'h3fff),
     .beat(cs_beat), .data(rk_tdata), .keep(rk_tkeep), .sum(sum_all)
 );
-nic_csum_acc sum_hp_b (
+nic_csum_acc #(.DATA_W(DATA_W)) sum_hp_b (
     .clk(clk), .start(cs_start), .lo(14'd16), .hi(x_hp_end),
     .beat(cs_beat), .data(rk_tdata), .keep(rk_tkeep), .sum(sum_hp)
 );
-nic_csum_acc sum_suf_b (
+nic_csum_acc #(.DATA_W(DATA_W)) sum_suf_b (
     .clk(clk), .start(cs_start), .lo(x_suf_start), .hi(14'h3fff),
     .beat(cs_beat), .data(rk_tdata), .keep(rk_tkeep), .sum(sum_suf)
 );
 
 // the shim's checksum: summed a clock after sum_all settles, folded 2
-// later (X_CHECK compares, 6 clocks or more after the pass's last beat)
+// later (X_CHECK compares, 7 clocks or more after the pass's last beat)
 reg  [31:0] shim_acc = 0;
 always @(posedge clk)
     shim_acc <= sum_all - {16'd0, x_sh_csum} + {9'd0, x_addr_sum} + 32'd253 +
@@ -681,20 +697,20 @@ wire shim_csum_ok = ~shim_fold == x_sh_csum;
 
 // ---- the decompressor -------------------------------------------------------
 
-wire [255:0] d_tdata;
-wire [31:0]  d_tkeep;
+wire [DATA_W-1:0] d_tdata;
+wire [BB-1:0] d_tkeep;
 wire         d_tvalid, d_tlast;
 wire [0:0]   d_tuser;
 wire         d_status_valid, d_status_error;
-reg  [8:0]   b_wptr = 0;
+reg  [BW_W-1:0] b_wptr = 0;
 wire [31:0]  range_sum;
 reg          dec_err = 1'b0;
 reg          dec_out_done = 1'b0, dec_in_done = 1'b0;
 reg          cs_done = 1'b0;     // the checksum pass's last beat was summed
 
-inc_decompressor #(.LANES(8)) decomp (
+inc_decompressor #(.LANES(LANES)) decomp (
     .clk(clk), .rst(rst),
-    .s_axis_tdata({256'd0, ra_tdata}), .s_axis_tkeep({32'd0, ra_tkeep}),
+    .s_axis_tdata({{DATA_W{1'b0}}, ra_tdata}), .s_axis_tkeep({{BB{1'b0}}, ra_tkeep}),
     .s_axis_tvalid(x_state == X_RUN && ra_tvalid), .s_axis_tready(d_s_tready),
     .s_axis_tlast(ra_tlast),
     .s_axis_tuser({x_ch_raw[13:0], x_ch_mode, x_ch_k}),
@@ -704,10 +720,10 @@ inc_decompressor #(.LANES(8)) decomp (
 );
 
 // the restored range's sum, over the beats as they are written (X_DECIDE
-// starts it; there 3 clocks after the last beat, folded 2 later)
+// starts it; there 4 clocks after the last beat, folded 2 later)
 wire rng_beat = x_state == X_RUN && d_tvalid && !dec_out_done;
 
-nic_csum_acc sum_range (
+nic_csum_acc #(.DATA_W(DATA_W)) sum_range (
     .clk(clk), .start(x_state == X_DECIDE), .lo(14'd0), .hi(14'h3fff),
     .beat(rng_beat), .data(d_tdata), .keep(d_tkeep), .sum(range_sum)
 );
@@ -822,12 +838,13 @@ wire [15:0]   ip4n_c = ~ip4n_fold;
 // the pieces: payload before the range and after it in the ring, the
 // range in this record's slot of the range RAM), what W writes back and
 // counts, the frame's words in the ring, and whether X dropped it
-localparam XR_W = 8 + 16 * 5 + 14 + 1 + 1 + 11 + 16 + 16;
+localparam XR_W = 8 + 16 * 5 + 14 + 1 + 1 + RING_AW + 1 + 16 + 16;
 reg  [1279:0]   xr_hb [0:NRX-1];
 reg  [XR_W-1:0] xr_info [0:NRX-1];
 wire [14:0]  pre_at = fbase + x_body_at - {1'b0, x_sh_off[13:0]};
 wire [14:0]  suf_at = fbase + x_body_end;
-wire [10:0]  frame_words = {1'b0, x_fr_len[13:5]} + {10'd0, x_fr_len[4:0] != 5'd0};
+wire [RING_AW:0] frame_words = {1'b0, x_fr_len[13:BS]} +
+                               {{RING_AW{1'b0}}, x_fr_len[BS-1:0] != 0};
 wire [XR_W-1:0] x_info = {restore ? hb_len : 8'd0,
                           restore ? {1'b0, pre_at} : {1'b0, fbase},
                           restore ? x_sh_off : {2'd0, x_fr_len},
@@ -896,7 +913,7 @@ always @(posedge clk) begin
             b_we <= 1'b1;
             b_waddr <= {x_slot, b_wptr};
             b_wdata <= d_tdata;
-            b_wptr <= b_wptr + 9'd1;
+            b_wptr <= b_wptr + 1'b1;
             // summed (rng_beat)
             if (d_tlast) begin
                 if (d_tuser[0])
@@ -905,9 +922,9 @@ always @(posedge clk) begin
             end
         end
         if (cs_done && dec_out_done && (dec_in_done || ra_ready)) begin
-            // the sums settle (3 clocks after the last beats) and are
-            // folded (2 more; the shim's a clock later): X_CHECK in 5
-            x_wait <= 3'd3;
+            // the sums settle (4 clocks after the last beats) and are
+            // folded (2 more; the shim's a clock later): X_CHECK in 6
+            x_wait <= 3'd4;
             x_next <= X_CHECK;
             x_state <= X_WAIT;
         end
@@ -1083,7 +1100,7 @@ wire [7:0]  w_hb_len;
 wire [15:0] w_seg0_start, w_seg0_len, w_seg1_len, w_seg2_start, w_seg2_len;
 wire [13:0] w_out_len;
 wire        w_restore, w_bad;
-wire [10:0] w_words;
+wire [RING_AW:0] w_words;
 wire [15:0] w_body, w_raw;
 assign {w_hb_len, w_seg0_start, w_seg0_len, w_seg1_len, w_seg2_start, w_seg2_len,
         w_out_len, w_restore, w_bad, w_words, w_body, w_raw} = xr_info[w_slot];
@@ -1099,11 +1116,11 @@ reg  [1:0]   dones = 0;
 
 reg          as_go = 1'b0;
 wire         as_done, as_busy;
-wire [255:0] o_tdata;
-wire [31:0]  o_tkeep;
+wire [DATA_W-1:0] o_tdata;
+wire [BB-1:0] o_tkeep;
 wire         o_tvalid, o_tlast;
 
-nic_assembler #(.A_AW(15), .B_AW(14 + XS_W)) asm_rx (
+nic_assembler #(.DATA_W(DATA_W), .A_AW(RING_AW + BS), .B_AW(14 + XS_W)) asm_rx (
     .clk(clk), .rst(rst),
     .go(as_go), .busy(as_busy), .done(as_done),
     .hb(xr_hb[w_slot]), .hb_len(w_hb_len),
@@ -1137,8 +1154,8 @@ assign wr_req_valid = w_state == W_WREQ || w_state == W_DWREQ;
 assign wr_req_addr = w_state == W_WREQ ? d_buf : {d_slot, 4'd8};
 assign wr_req_len = w_state == W_WREQ ? {2'd0, w_out_len} : 16'd8;
 wire [63:0] desc_wb = {1'b1, w_restore, 30'd0, 2'd0, w_out_len, d_buf_len};
-assign wr_data = w_state == W_WDATA ? o_tdata : {192'd0, desc_wb};
-assign wr_keep = w_state == W_WDATA ? o_tkeep : 32'h000000ff;
+assign wr_data = w_state == W_WDATA ? o_tdata : {{(DATA_W - 64){1'b0}}, desc_wb};
+assign wr_keep = w_state == W_WDATA ? o_tkeep : {{(BB - 8){1'b0}}, 8'hff};
 assign wr_last = w_state == W_WDATA ? o_tlast : 1'b1;
 assign wr_valid = (w_state == W_WDATA && o_tvalid) || w_state == W_DWDATA;
 

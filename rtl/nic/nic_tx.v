@@ -46,7 +46,16 @@
 `timescale 1ns / 1ps
 `default_nettype none
 
-module nic_tx
+module nic_tx #
+(
+    // codec lanes (8 or 16): 32-bit values per beat; the beat, the DMA and
+    // MAC data buses and the RAM words are 32 LANES bits
+    parameter LANES = 8,
+    // the beat in bits and bytes, and log2 of its bytes (derived: leave them)
+    parameter DATA_W = 32 * LANES,
+    parameter BB = DATA_W / 8,
+    parameter BS = $clog2(BB)
+)
 (
     input  wire          clk,
     input  wire          rst,
@@ -62,8 +71,8 @@ module nic_tx
     input  wire          rd_req_ready,
     output wire [63:0]   rd_req_addr,
     output wire [15:0]   rd_req_len,
-    input  wire [255:0]  rd_data,
-    input  wire [31:0]   rd_keep,
+    input  wire [DATA_W-1:0] rd_data,
+    input  wire [BB-1:0] rd_keep,
     input  wire          rd_last,
     input  wire          rd_valid,
     output wire          rd_ready,
@@ -72,15 +81,15 @@ module nic_tx
     input  wire          wr_req_ready,
     output wire [63:0]   wr_req_addr,
     output wire [15:0]   wr_req_len,
-    output wire [255:0]  wr_data,
-    output wire [31:0]   wr_keep,
+    output wire [DATA_W-1:0] wr_data,
+    output wire [BB-1:0] wr_keep,
     output wire          wr_last,
     output wire          wr_valid,
     input  wire          wr_ready,
     input  wire          wr_done,
 
-    output wire [255:0]  m_axis_tdata,
-    output wire [31:0]   m_axis_tkeep,
+    output wire [DATA_W-1:0] m_axis_tdata,
+    output wire [BB-1:0] m_axis_tkeep,
     output wire          m_axis_tvalid,
     input  wire          m_axis_tready,
     output wire          m_axis_tlast,
@@ -101,11 +110,14 @@ localparam [7:0] R_COMPRESSED = 8'd0, R_NOT_ASKED = 8'd1, R_NOT_IP = 8'd2,
 // record slots: NR frames in flight at most
 localparam SLOT_W = 3;
 localparam [15:0] NR = 16'd1 << SLOT_W;
-// the rings, in 32-byte words: the frame RAM 64 KiB (seven 9018-byte
+// the rings, in words of a beat: the frame RAM 64 KiB (seven 9018-byte
 // frames, dozens of common ones), the body RAM 32 KiB (three bodies of the
 // largest range)
-localparam FR_AW = 11;
-localparam BR_AW = 10;
+localparam FR_AW = 16 - BS;
+localparam BR_AW = 15 - BS;
+// words of the header register (its first 160 bytes are kept)
+localparam NHW = (160 + BB - 1) / BB;
+localparam [3:0] NHW4 = NHW[3:0];
 
 // ===========================================================================
 // F: descriptor, frame, parse
@@ -133,7 +145,7 @@ reg [SLOT_W-1:0] f_slot = 0;
 // above the word address), so the room is 2^FR_AW - (fw_ptr - ff_ptr)
 reg  [FR_AW:0]   fw_ptr = 0, ff_ptr = 0;
 reg  [FR_AW:0]   f_room = 0;
-reg  [8:0]       f_words = 0;   // the frame's words, ceil(len / 32)
+reg  [8:0]       f_words = 0;   // the frame's words, ceil(len / BB)
 // (f_room a clock late: it only grows while F waits)
 wire             f_fits = f_room >= {{(FR_AW - 8){1'b0}}, f_words};
 always @(posedge clk)
@@ -155,27 +167,33 @@ wire        f_start = f_state == F_IDLE && tx_en && txq_prod != f_idx &&
 // ---- frame RAM: one copy per reader, all written by F ----
 reg              a_we = 1'b0;
 reg [FR_AW-1:0]  a_waddr = 0;
-reg [255:0]      a_wdata = 0;
+reg [DATA_W-1:0] a_wdata = 0;
 
 wire              ac_re, ak_re, as_re;      // compressor feed, checksum pass, send
 wire [FR_AW-1:0]  ac_raddr, ak_raddr, as_raddr;
-wire [255:0]      ac_rdata, ak_rdata, as_rdata;
+wire [DATA_W-1:0] ac_rdata, ak_rdata, as_rdata;
 
-nic_ram #(.WIDTH(256), .ADDR_W(FR_AW)) ram_ac (
+nic_ram #(.WIDTH(DATA_W), .ADDR_W(FR_AW)) ram_ac (
     .clk(clk), .we(a_we), .waddr(a_waddr), .wdata(a_wdata),
     .re(ac_re), .raddr(ac_raddr), .rdata(ac_rdata)
 );
-nic_ram #(.WIDTH(256), .ADDR_W(FR_AW)) ram_ak (
+nic_ram #(.WIDTH(DATA_W), .ADDR_W(FR_AW)) ram_ak (
     .clk(clk), .we(a_we), .waddr(a_waddr), .wdata(a_wdata),
     .re(ak_re), .raddr(ak_raddr), .rdata(ak_rdata)
 );
-nic_ram #(.WIDTH(256), .ADDR_W(FR_AW)) ram_as (
+nic_ram #(.WIDTH(DATA_W), .ADDR_W(FR_AW)) ram_as (
     .clk(clk), .we(a_we), .waddr(a_waddr), .wdata(a_wdata),
     .re(as_re), .raddr(as_raddr), .rdata(as_rdata)
 );
 
 // ---- header register and parse ----
-reg  [1279:0] f_hreg = 0;
+reg  [NHW*DATA_W-1:0] f_hregw = 0;
+wire [1279:0] f_hreg = f_hregw[1279:0];
+generate
+    if (NHW * DATA_W > 1280) begin : hreg_past
+        wire unused_hreg = ^f_hregw[NHW*DATA_W-1:1280];  // past 160 bytes
+    end
+endgenerate
 reg  [3:0]    fetch_word = 0;
 reg  [FR_AW:0] a_wptr = 0;     // the next word's place in the ring
 
@@ -236,7 +254,7 @@ wire [7:0] decide_c = !f_comp ? R_NOT_ASKED :
 
 // f_hreg is written: cleared with a descriptor, filled by the fetch
 wire hreg_wr = rd_valid && (f_state == F_DWAIT ||
-                            (f_state == F_FETCH && fetch_word < 4'd5));
+                            (f_state == F_FETCH && fetch_word < NHW4));
 reg  [2:0] hdr_age = 0;
 always @(posedge clk) begin
     f_l4_ok <= fc_l4_ok;
@@ -302,11 +320,12 @@ always @(posedge clk) begin
             f_rlen <= rd_data[143:128];
             f_err <= rd_data[79:78] != 2'd0 || rd_data[77:64] < 14'd14 ||
                      rd_data[77:64] > max_frame;
-            f_hreg <= 0;
+            f_hregw <= 0;
             fetch_word <= 0;
             f_fbase <= fw_ptr[FR_AW-1:0];
             a_wptr <= fw_ptr;
-            f_words <= rd_data[77:69] + {8'd0, rd_data[68:64] != 5'd0};
+            f_words <= {{(BS - 5){1'b0}}, rd_data[77:64+BS]} +
+                       {8'd0, rd_data[64 +: BS] != 0};
             if (rd_data[79:78] != 2'd0 || rd_data[77:64] < 14'd14 ||
                 rd_data[77:64] > max_frame)
                 f_state <= F_PWAIT;
@@ -325,12 +344,12 @@ always @(posedge clk) begin
             a_waddr <= a_wptr[FR_AW-1:0];
             a_wdata <= rd_data;
             a_wptr <= a_wptr + 1'b1;
-            if (fetch_word < 4'd5) begin
+            if (fetch_word < NHW4) begin
                 // a decoded write, not an indexed part-select (a
                 // 1280-bit shifter by yosys)
-                for (hw = 0; hw < 5; hw = hw + 1)
+                for (hw = 0; hw < NHW; hw = hw + 1)
                     if (fetch_word[2:0] == hw[2:0])
-                        f_hreg[256*hw +: 256] <= masked(rd_data, rd_keep);
+                        f_hregw[DATA_W*hw +: DATA_W] <= masked(rd_data, rd_keep);
                 fetch_word <= fetch_word + 4'd1;
             end
             if (rd_last)
@@ -382,7 +401,7 @@ reg        d_err = 1'b0;
 reg [SLOT_W-1:0] p_slot = 0;
 reg [FR_AW-1:0]  p_fbase = 0;   // the frame's first word in the frame ring
 reg [FR_AW:0]    p_fend = 0;    // and after its last
-wire [15:0]      p_fbyte = {p_fbase, 5'd0};
+wire [15:0]      p_fbyte = {p_fbase, {BS{1'b0}}};
 reg [1279:0] hreg = 0;
 reg [7:0]  p_l3_off = 0, p_ip_hlen = 0, p_proto = 0, p_l4_off = 0, p_l4_len = 0;
 reg [3:0]  p_ip_ver = 0;
@@ -397,12 +416,12 @@ reg        raw = 1'b0;
 wire         rc_go;
 reg  [15:0]  rc_start = 0, rc_len = 0;
 wire         rc_ready;
-wire [255:0] rc_tdata;
-wire [31:0]  rc_tkeep;
+wire [DATA_W-1:0] rc_tdata;
+wire [BB-1:0] rc_tkeep;
 wire         rc_tvalid, rc_tlast;
 wire         c_s_tready;
 
-nic_rd_stream #(.ADDR_W(FR_AW)) rd_c (
+nic_rd_stream #(.DATA_W(DATA_W), .ADDR_W(FR_AW)) rd_c (
     .clk(clk), .rst(rst),
     .start_valid(rc_go), .start_ready(rc_ready),
     .start_addr(rc_start), .start_len(rc_len),
@@ -418,11 +437,11 @@ nic_rd_stream #(.ADDR_W(FR_AW)) rd_c (
 wire         rk_go;
 reg  [15:0]  rk_start = 0, rk_len = 0;
 wire         rk_ready;
-wire [255:0] rk_tdata;
-wire [31:0]  rk_tkeep;
+wire [DATA_W-1:0] rk_tdata;
+wire [BB-1:0] rk_tkeep;
 wire         rk_tvalid, rk_tlast;
 
-nic_rd_stream #(.ADDR_W(FR_AW)) rd_k (
+nic_rd_stream #(.DATA_W(DATA_W), .ADDR_W(FR_AW)) rd_k (
     .clk(clk), .rst(rst),
     .start_valid(rk_go), .start_ready(rk_ready),
     .start_addr(rk_start), .start_len(rk_len),
@@ -443,13 +462,13 @@ assign rc_go = p_state == P_COMP_GO && rc_ready && rk_ready && b_fits;
 assign rk_go = rc_go;
 
 // ---- the compressor ----
-wire [511:0] c_tdata;
-wire [63:0]  c_tkeep;
+wire [2*DATA_W-1:0] c_tdata;
+wire [2*BB-1:0] c_tkeep;
 wire         c_tvalid, c_tlast;
 wire [7:0]   c_tuser;
 wire         c_tready;
 
-inc_compressor #(.LANES(8)) comp (
+inc_compressor #(.LANES(LANES)) comp (
     .clk(clk), .rst(rst),
     .s_axis_tdata(rc_tdata), .s_axis_tkeep(rc_tkeep),
     .s_axis_tvalid(p_state == P_COMP && rc_tvalid), .s_axis_tready(c_s_tready),
@@ -461,31 +480,31 @@ inc_compressor #(.LANES(8)) comp (
 // ---- body RAM: a ring, P writes from bw_ptr, S frees up to bf_ptr ----
 reg              b_we = 1'b0;
 reg [BR_AW-1:0]  b_waddr = 0;
-reg [255:0]      b_wdata = 0;
+reg [DATA_W-1:0] b_wdata = 0;
 wire             b_re;
 wire [BR_AW-1:0] b_raddr;
-wire [255:0]     b_rdata;
+wire [DATA_W-1:0] b_rdata;
 reg  [BR_AW:0]   bw_ptr = 0, bf_ptr = 0;
 reg  [BR_AW:0]   b_room = 0;
 // the largest body of the range (codec.md, inc_chunk_bound: 2G + 4n +
 // tail + ceil(G / 8), under rlen + rlen / 8 + 64), in words
-reg  [9:0]       b_need = 0;
+reg  [BR_AW:0]   b_need = 0;
 // (b_room a clock late: it only grows while P waits; b_need from the
 // frame's d_rlen by P_COMP_GO)
-assign b_fits = b_room >= {1'b0, b_need};
+assign b_fits = b_room >= b_need;
 always @(posedge clk) begin
     b_room <= (1 << BR_AW) - (bw_ptr - bf_ptr);
-    b_need <= ({1'b0, d_rlen[13:5]} + {4'd0, d_rlen[13:8]}) + 10'd4;
+    b_need <= ({2'd0, d_rlen[13:BS]} + {5'd0, d_rlen[13:BS+3]}) + 4;
 end
 
-nic_ram #(.WIDTH(256), .ADDR_W(BR_AW)) ram_b (
+nic_ram #(.WIDTH(DATA_W), .ADDR_W(BR_AW)) ram_b (
     .clk(clk), .we(b_we), .waddr(b_waddr), .wdata(b_wdata),
     .re(b_re), .raddr(b_raddr), .rdata(b_rdata)
 );
 
-// the body: 64-byte beats split into two 32-byte RAM words
-reg  [511:0] sp_data = 0;
-reg  [63:0]  sp_keep = 0;
+// the body: the compressor's beats (twice a word) split into two RAM words
+reg  [2*DATA_W-1:0] sp_data = 0;
+reg  [2*BB-1:0] sp_keep = 0;
 reg          sp_full = 1'b0, sp_half = 1'b0, sp_last = 1'b0;
 reg  [13:0]  body_len = 0;
 wire [31:0]  body_sum;
@@ -495,17 +514,17 @@ reg          cs_done = 1'b0;    // the checksum pass's last beat was summed
 
 reg  [BR_AW:0] b_wptr = 0;      // the next body word's place in the ring
 reg  [BR_AW-1:0] p_bbase = 0;   // the body's first word
-reg  [9:0]   b_left = 0;        // words left of the body's reservation
+reg  [BR_AW:0] b_left = 0;      // words left of the body's reservation
 reg          body_over = 1'b0;  // the body did not fit it (never, by the bound)
 assign c_tready = p_state == P_COMP && !sp_full;
 
-wire [255:0] sp_word = sp_half ? sp_data[511:256] : sp_data[255:0];
-wire [31:0]  sp_wkeep = sp_half ? sp_keep[63:32] : sp_keep[31:0];
-reg  [5:0]   sp_n_r = 0;
+wire [DATA_W-1:0] sp_word = sp_half ? sp_data[2*DATA_W-1:DATA_W] : sp_data[DATA_W-1:0];
+wire [BB-1:0] sp_wkeep = sp_half ? sp_keep[2*BB-1:BB] : sp_keep[BB-1:0];
+reg  [BS:0]  sp_n_r = 0;
 reg          sp_acc = 1'b0;
 
 // the body's sum, over the words as they are written (P_PARSE starts it)
-nic_csum_acc sum_body (
+nic_csum_acc #(.DATA_W(DATA_W)) sum_body (
     .clk(clk), .start(p_state == P_PARSE), .lo(14'd0), .hi(14'h3fff),
     .beat(p_state == P_COMP && sp_full), .data(sp_word), .keep(sp_wkeep),
     .sum(body_sum)
@@ -514,17 +533,17 @@ nic_csum_acc sum_body (
 // ---- checksum pass over [l4_off, ip_end), beside the compression ----
 // the sums of the L4 header and the payload before the range, and of the
 // payload after it (stream offsets: the pass starts at l4_off), pipelined
-// (nic_csum_acc: there 3 clocks after the last beat, and folded 2 later:
-// P_CS_END waits three)
+// (nic_csum_acc: there 4 clocks after the last beat, and folded 2 later:
+// P_CS_END waits four)
 wire [31:0] sum_pre, sum_suf;
 wire        cs_start = p_state == P_PARSE;
 wire        cs_beat = p_state == P_COMP && rk_tvalid;
 
-nic_csum_acc sum_pre_b (
+nic_csum_acc #(.DATA_W(DATA_W)) sum_pre_b (
     .clk(clk), .start(cs_start), .lo(14'd0), .hi(pre_end),
     .beat(cs_beat), .data(rk_tdata), .keep(rk_tkeep), .sum(sum_pre)
 );
-nic_csum_acc sum_suf_b (
+nic_csum_acc #(.DATA_W(DATA_W)) sum_suf_b (
     .clk(clk), .start(cs_start), .lo(suf_start), .hi(14'h3fff),
     .beat(cs_beat), .data(rk_tdata), .keep(rk_tkeep), .sum(sum_suf)
 );
@@ -670,7 +689,7 @@ end
 wire [PR_W-1:0] p_info = {raw ? 8'd0 : hb_len,
                           raw ? p_fbyte : p_seg0,
                           raw ? {2'd0, d_len} : d_off,
-                          {p_bbase, 5'd0},
+                          {p_bbase, {BS{1'b0}}},
                           raw ? 16'd0 : {2'd0, body_len},
                           p_seg2,
                           raw ? 16'd0 : {2'd0, p_ip_end - re_},
@@ -682,7 +701,7 @@ always @(posedge clk) begin
     b_we <= 1'b0;
     sp_acc <= 1'b0;
     if (sp_acc)
-        body_len <= body_len + {8'd0, sp_n_r};
+        body_len <= body_len + {{(13 - BS){1'b0}}, sp_n_r};
 
     case (p_state)
     P_IDLE: begin
@@ -728,7 +747,7 @@ always @(posedge clk) begin
             p_state <= P_COMP;
     end
     P_COMP: begin
-        // compressor -> splitter -> body RAM, one 32-byte word a clock;
+        // compressor -> splitter -> body RAM, one word a clock;
         // reader K's beats into the checksum sums meanwhile
         if (rk_tvalid && rk_tlast)
             cs_done <= 1'b1;
@@ -748,14 +767,14 @@ always @(posedge clk) begin
             b_we <= b_left != 0;
             if (b_left == 0)
                 body_over <= 1'b1;
-            b_left <= b_left - {9'd0, b_left != 0};
+            b_left <= b_left - {{BR_AW{1'b0}}, b_left != 0};
             b_waddr <= b_wptr[BR_AW-1:0];
             b_wdata <= sp_word;
             b_wptr <= b_wptr + {{BR_AW{1'b0}}, b_left != 0};
             // counted a clock later (sp_acc), one adder per clock
-            sp_n_r <= ones32(sp_wkeep);
+            sp_n_r <= ones_k(sp_wkeep);
             sp_acc <= 1'b1;
-            if (!sp_half && sp_keep[63:32] != 0) begin
+            if (!sp_half && sp_keep[2*BB-1:BB] != 0) begin
                 sp_half <= 1'b1;
             end else begin
                 sp_full <= 1'b0;
@@ -769,10 +788,10 @@ always @(posedge clk) begin
         end
     end
     P_CS_END: begin
-        // the last beats' sums are there 3 clocks after them, folded 2
-        // later: P_CS_END (3), P_BUILD1, P_SUMS
+        // the last beats' sums are there 4 clocks after them, folded 2
+        // later: P_CS_END (4), P_BUILD1, P_SUMS
         wait_n <= wait_n + 3'd1;
-        if (wait_n == 3'd2)
+        if (wait_n == 3'd3)
             p_state <= P_BUILD1;
     end
     P_BUILD1: begin
@@ -903,16 +922,16 @@ wire        as_go = s_take && !r_err;
 
 // the assembler's use of readers S and B
 wire         as_rda_valid, as_rdb_valid;
-wire [FR_AW+4:0] as_rda_addr;
-wire [BR_AW+4:0] as_rdb_addr;
+wire [FR_AW+BS-1:0] as_rda_addr;
+wire [BR_AW+BS-1:0] as_rdb_addr;
 wire [15:0]  as_rda_len, as_rdb_len;
 wire         as_rda_tready, as_rdb_tready;
 wire         ra_ready, rb_ready;
-wire [255:0] ra_tdata, rb_tdata;
+wire [DATA_W-1:0] ra_tdata, rb_tdata;
 wire         ra_tvalid, ra_tlast, rb_tvalid, rb_tlast;
-wire [5:0]   ra_tlen, rb_tlen;
+wire [BS:0]  ra_tlen, rb_tlen;
 
-nic_rd_stream #(.ADDR_W(FR_AW)) rd_s (
+nic_rd_stream #(.DATA_W(DATA_W), .ADDR_W(FR_AW)) rd_s (
     .clk(clk), .rst(rst),
     .start_valid(as_rda_valid), .start_ready(ra_ready),
     .start_addr(as_rda_addr), .start_len(as_rda_len),
@@ -925,7 +944,7 @@ nic_rd_stream #(.ADDR_W(FR_AW)) rd_s (
     .m_axis_tlast(ra_tlast), .m_axis_tlen(ra_tlen)
 );
 
-nic_rd_stream #(.ADDR_W(BR_AW)) rd_b (
+nic_rd_stream #(.DATA_W(DATA_W), .ADDR_W(BR_AW)) rd_b (
     .clk(clk), .rst(rst),
     .start_valid(as_rdb_valid), .start_ready(rb_ready),
     .start_addr(as_rdb_addr), .start_len(as_rdb_len),
@@ -939,7 +958,7 @@ nic_rd_stream #(.ADDR_W(BR_AW)) rd_b (
 );
 
 // the pieces, in this frame's slot of the frame RAM (A) and body RAM (B)
-nic_assembler #(.A_AW(FR_AW + 5), .B_AW(BR_AW + 5)) asm_tx (
+nic_assembler #(.DATA_W(DATA_W), .A_AW(FR_AW + BS), .B_AW(BR_AW + BS)) asm_tx (
     .clk(clk), .rst(rst),
     .go(as_go), .busy(as_busy), .done(as_done),
     .hb(pr_hb[s_slot]), .hb_len(r_hb_len),
@@ -1049,8 +1068,8 @@ assign wq_pop = w_state == W_WAIT && wr_done;
 assign wr_req_valid = w_state == W_REQ;
 assign wr_req_addr = {wq_addr[wq_rp], 5'd24};    // the status word
 assign wr_req_len = 16'd4;
-assign wr_data = {224'd0, wq_word[wq_rp]};
-assign wr_keep = 32'h0000000f;
+assign wr_data = {{(DATA_W - 32){1'b0}}, wq_word[wq_rp]};
+assign wr_keep = {{(BB - 4){1'b0}}, 4'hf};
 assign wr_last = 1'b1;
 assign wr_valid = w_state == W_DATA;
 

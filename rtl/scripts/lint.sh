@@ -4,7 +4,9 @@
 # Lints the RTL with `verilator --lint-only -Wall` (no warning waivers on
 # the command line): the engines inc_compressor and inc_decompressor for
 # LANES = 8 and 16, every leaf module as its own top, and the NIC (rtl/nic)
-# top and blocks. An engine whose file does not exist yet is skipped.
+# top and blocks: the top, nic_tx and nic_rx for LANES = 8 and 16, the
+# blocks with a data width for DATA_W = 256 and 512. An engine whose file
+# does not exist yet is skipped.
 #
 # usage: rtl/scripts/lint.sh [BUILD_DIR]      (default build/rtl-lint)
 #
@@ -22,10 +24,12 @@ VERILATOR=${VERILATOR:-verilator}
 ENGINES=(inc_compressor inc_decompressor)
 LEAVES=(inc_quant inc_quant_shift inc_quant_round inc_dequant inc_tag_offsets inc_group_pack inc_group_unpack
 	inc_axis_packer)
-# the NIC (rtl/nic): the top and its blocks
+# the NIC (rtl/nic): the top and its blocks (by LANES, by DATA_W, the rest)
 NIC_DIR=${INC_NIC_DIR:-rtl/nic}
-NIC=(inc_nic nic_tx nic_rx nic_csr nic_irq nic_assembler nic_rd_stream
-	nic_hdr_parse nic_hdr_parse_reg nic_l4_parse nic_csum_acc nic_csa_tree nic_hsum nic_fold nic_ram nic_frame_fifo)
+NIC_LANES=(inc_nic nic_tx nic_rx)
+NIC_WIDTH=(nic_assembler nic_rd_stream nic_csum_acc nic_frame_fifo)
+NIC=(nic_csr nic_irq nic_hdr_parse nic_hdr_parse_reg nic_l4_parse nic_csa_tree nic_hsum
+	nic_fold nic_ram)
 
 n=0
 failed=0
@@ -70,6 +74,16 @@ lint() {
 for top in "${ENGINES[@]}"; do
 	for lanes in 8 16; do
 		lint "$top" "-GLANES=$lanes"
+	done
+done
+for top in "${NIC_LANES[@]}"; do
+	for lanes in 8 16; do
+		lint "$top" "-GLANES=$lanes"
+	done
+done
+for top in "${NIC_WIDTH[@]}"; do
+	for w in 256 512; do
+		lint "$top" "-GDATA_W=$w"
 	done
 done
 for top in "${LEAVES[@]}" "${NIC[@]}"; do

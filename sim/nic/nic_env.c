@@ -9,6 +9,7 @@
  * clock, so the order of the services does not matter.
  */
 #include <stdarg.h>
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,7 +46,7 @@ struct rx_item {
 /* an output channel of the model, for the stability check */
 struct hold {
 	int pending;		/* valid and not ready on the last clock */
-	uint8_t snap[48];
+	uint8_t snap[VL_NIC_BEAT_MAX + 16];
 	size_t n;
 };
 
@@ -63,6 +64,7 @@ struct nic_env {
 	struct nic_env_cfg cfg;
 	struct vl_nic *nic;
 	struct vl_nic_io io;
+	unsigned int beat;		/* bytes per beat of the model */
 	uint64_t now, rng;
 	unsigned int logged;
 	struct nic_env_errors err;
@@ -195,20 +197,20 @@ static void trace(const struct nic_env *e, const char *fmt, ...)
 }
 
 /* bytes of a keep mask that is contiguous from byte 0; -1 if it is not */
-static int keep_bytes(uint32_t keep)
+static int keep_bytes(uint64_t keep)
 {
 	int n = 0;
 
-	while (n < 32 && (keep >> n & 1))
+	while (n < 64 && (keep >> n & 1))
 		n++;
-	if (n < 32 && keep >> n)
+	if (n < 64 && keep >> n)
 		return -1;
 	return n;
 }
 
-static uint32_t keep_mask(uint32_t n)
+static uint64_t keep_mask(uint32_t n)
 {
-	return n >= 32 ? 0xffffffffu : (1u << n) - 1;
+	return n >= 64 ? ~0ull : (1ull << n) - 1;
 }
 
 static int in_mem(const struct nic_env *e, uint64_t addr, uint64_t len)
@@ -224,6 +226,7 @@ static int in_mem(const struct nic_env *e, uint64_t addr, uint64_t len)
 static void hold_check(struct nic_env *e, struct hold *h, const char *name,
 		       int valid, int ready, const void *payload, size_t n)
 {
+	assert(n <= sizeof(h->snap));
 	if (h->pending && (!valid || n != h->n || memcmp(payload, h->snap, n))) {
 		char was[40] = "", now[40] = "";
 		size_t i;
@@ -349,6 +352,7 @@ struct nic_env *nic_env_new(const struct nic_env_cfg *cfg)
 	e->rng = cfg->seed;
 	e->mem = cfg->mem_ext ? cfg->mem_ext : calloc(1, cfg->mem_size);
 	e->nic = vl_nic_new();
+	e->beat = vl_nic_beat();
 	if (!e->mem || !e->nic) {
 		nic_env_free(e);
 		return NULL;
@@ -633,9 +637,9 @@ static void drive_rd(struct nic_env *e)
 		const struct rd_op *op = &e->rd[e->rd_head];
 		uint32_t n = op->len - e->rd_pos;
 
-		if (n > VL_NIC_BEAT)
-			n = VL_NIC_BEAT;
-		memset(io->s_dma_rd_data, 0, VL_NIC_BEAT);
+		if (n > e->beat)
+			n = e->beat;
+		memset(io->s_dma_rd_data, 0, sizeof(io->s_dma_rd_data));
 		memcpy(io->s_dma_rd_data, op->data + e->rd_pos, n);
 		io->s_dma_rd_keep = keep_mask(n);
 		io->s_dma_rd_last = e->rd_pos + n == op->len;
@@ -704,9 +708,9 @@ static void drive_rx(struct nic_env *e)
 		} else if (!(e->rx_pos && chance(e, e->cfg.rx_gap))) {
 			size_t n = it->len - e->rx_pos;
 
-			if (n > VL_NIC_BEAT)
-				n = VL_NIC_BEAT;
-			memset(io->s_axis_rx_tdata, 0, VL_NIC_BEAT);
+			if (n > e->beat)
+				n = e->beat;
+			memset(io->s_axis_rx_tdata, 0, sizeof(io->s_axis_rx_tdata));
 			memcpy(io->s_axis_rx_tdata, it->data + e->rx_pos, n);
 			io->s_axis_rx_tkeep = keep_mask((uint32_t)n);
 			io->s_axis_rx_tlast = e->rx_pos + n == it->len;
@@ -727,8 +731,8 @@ static void drive_rx(struct nic_env *e)
 static void wire_tick(const struct nic_env *e, double *credit)
 {
 	*credit += e->cfg.wire_bytes_per_clk;
-	if (*credit > VL_NIC_BEAT)
-		*credit = VL_NIC_BEAT;
+	if (*credit > e->beat)
+		*credit = e->beat;
 }
 
 static void drive(struct nic_env *e)
@@ -893,7 +897,7 @@ static struct wr_op *wr_get(struct nic_env *e, size_t i)
 static void sample_wr(struct nic_env *e)
 {
 	const struct vl_nic_io *io = &e->io;
-	uint8_t p[VL_NIC_BEAT + 5];
+	uint8_t p[VL_NIC_BEAT_MAX + 9];
 
 	memcpy(p, &io->m_dma_wr_req_addr, 8);
 	memcpy(p + 8, &io->m_dma_wr_req_len, 2);
@@ -903,10 +907,10 @@ static void sample_wr(struct nic_env *e)
 	{
 		int n = keep_bytes(io->m_dma_wr_keep);
 
-		memcpy(p, io->m_dma_wr_data, n < 0 ? VL_NIC_BEAT : (size_t)n);
+		memcpy(p, io->m_dma_wr_data, n < 0 ? e->beat : (size_t)n);
 	}
-	memcpy(p + VL_NIC_BEAT, &io->m_dma_wr_keep, 4);
-	p[VL_NIC_BEAT + 4] = (uint8_t)io->m_dma_wr_last;
+	memcpy(p + VL_NIC_BEAT_MAX, &io->m_dma_wr_keep, 8);
+	p[VL_NIC_BEAT_MAX + 8] = (uint8_t)io->m_dma_wr_last;
 	hold_check(e, &e->h_wr, "m_dma_wr", io->m_dma_wr_valid,
 		   io->m_dma_wr_ready, p, sizeof(p));
 
@@ -934,10 +938,11 @@ static void sample_wr(struct nic_env *e)
 		struct wr_op *op = wr_get(e, e->wr_data);
 		int n = keep_bytes(io->m_dma_wr_keep);
 
-		if (n <= 0 || (!io->m_dma_wr_last && n != VL_NIC_BEAT)) {
+		if (n <= 0 || (!io->m_dma_wr_last && n != (int)e->beat)) {
 			env_err(e, &e->err.dma_proto,
-				"DMA write beat with keep 0x%08x%s",
-				io->m_dma_wr_keep, io->m_dma_wr_last ? " (last)" : "");
+				"DMA write beat with keep 0x%llx%s",
+				(unsigned long long)io->m_dma_wr_keep,
+				io->m_dma_wr_last ? " (last)" : "");
 			if (n < 0)
 				n = 0;
 		}
@@ -989,13 +994,13 @@ static void sample_irq(struct nic_env *e)
 static void sample_tx(struct nic_env *e)
 {
 	const struct vl_nic_io *io = &e->io;
-	uint8_t p[VL_NIC_BEAT + 5];
+	uint8_t p[VL_NIC_BEAT_MAX + 9];
 	int n = keep_bytes(io->m_axis_tx_tkeep);
 
 	memset(p, 0, sizeof(p));
-	memcpy(p, io->m_axis_tx_tdata, n < 0 ? VL_NIC_BEAT : (size_t)n);
-	memcpy(p + VL_NIC_BEAT, &io->m_axis_tx_tkeep, 4);
-	p[VL_NIC_BEAT + 4] = (uint8_t)io->m_axis_tx_tlast;
+	memcpy(p, io->m_axis_tx_tdata, n < 0 ? e->beat : (size_t)n);
+	memcpy(p + VL_NIC_BEAT_MAX, &io->m_axis_tx_tkeep, 8);
+	p[VL_NIC_BEAT_MAX + 8] = (uint8_t)io->m_axis_tx_tlast;
 	hold_check(e, &e->h_tx, "m_axis_tx", io->m_axis_tx_tvalid,
 		   io->m_axis_tx_tready, p, sizeof(p));
 	/* a MAC sends a frame as it comes: a gap inside one is an underrun */
@@ -1007,9 +1012,10 @@ static void sample_tx(struct nic_env *e)
 		e->cnt.tx_stall_clocks++;
 	if (!(io->m_axis_tx_tvalid && io->m_axis_tx_tready))
 		return;
-	if (n <= 0 || (!io->m_axis_tx_tlast && n != VL_NIC_BEAT)) {
-		env_err(e, &e->err.axis_proto, "MAC TX beat with tkeep 0x%08x%s",
-			io->m_axis_tx_tkeep, io->m_axis_tx_tlast ? " (tlast)" : "");
+	if (n <= 0 || (!io->m_axis_tx_tlast && n != (int)e->beat)) {
+		env_err(e, &e->err.axis_proto, "MAC TX beat with tkeep 0x%llx%s",
+			(unsigned long long)io->m_axis_tx_tkeep,
+			io->m_axis_tx_tlast ? " (tlast)" : "");
 		if (n < 0)
 			n = 0;
 	}

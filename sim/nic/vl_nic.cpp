@@ -4,6 +4,7 @@
  * --prefix Vnic) behind the C interface of vl_nic.h.
  */
 #include <cstring>
+#include <type_traits>
 
 #include "verilated.h"
 #include "Vnic.h"
@@ -13,6 +14,16 @@
 // scalar ports of any width up to 64 bits
 template <class T> static void set_port(T &p, uint64_t v) { p = (T)v; }
 template <class T> static uint64_t get_port(const T &p) { return (uint64_t)p; }
+
+// the bytes of a wide port's type
+template <class T> struct wide_bytes;
+template <std::size_t N> struct wide_bytes<VlWide<N>> {
+	static constexpr unsigned int n = 4 * N;
+};
+// (Verilator declares the model's ports as references)
+static constexpr unsigned int beat_bytes =
+	wide_bytes<std::remove_reference<decltype(Vnic::s_dma_rd_data)>::type>::n;
+static_assert(beat_bytes <= VL_NIC_BEAT_MAX, "the model's beat is wider than struct vl_nic_io's");
 
 // wide ports from / to little-endian bytes (byte i = bits 8i+7:8i)
 template <std::size_t N> static void set_bytes(VlWide<N> &p, const uint8_t *b)
@@ -46,6 +57,11 @@ struct vl_nic {
 		delete m;
 	}
 };
+
+extern "C" unsigned int vl_nic_beat(void)
+{
+	return beat_bytes;
+}
 
 extern "C" struct vl_nic *vl_nic_new(void)
 {
@@ -115,13 +131,13 @@ extern "C" void vl_nic_get_outputs(const struct vl_nic *n, struct vl_nic_io *io)
 	io->m_dma_wr_req_len = (uint16_t)get_port(m->m_dma_wr_req_len);
 	io->m_dma_wr_req_valid = (int)get_port(m->m_dma_wr_req_valid);
 	get_bytes(m->m_dma_wr_data, io->m_dma_wr_data);
-	io->m_dma_wr_keep = (uint32_t)get_port(m->m_dma_wr_keep);
+	io->m_dma_wr_keep = get_port(m->m_dma_wr_keep);
 	io->m_dma_wr_last = (int)get_port(m->m_dma_wr_last);
 	io->m_dma_wr_valid = (int)get_port(m->m_dma_wr_valid);
 	io->m_irq_vector = (int)get_port(m->m_irq_vector);
 	io->m_irq_valid = (int)get_port(m->m_irq_valid);
 	get_bytes(m->m_axis_tx_tdata, io->m_axis_tx_tdata);
-	io->m_axis_tx_tkeep = (uint32_t)get_port(m->m_axis_tx_tkeep);
+	io->m_axis_tx_tkeep = get_port(m->m_axis_tx_tkeep);
 	io->m_axis_tx_tvalid = (int)get_port(m->m_axis_tx_tvalid);
 	io->m_axis_tx_tlast = (int)get_port(m->m_axis_tx_tlast);
 	io->s_axis_rx_tready = (int)get_port(m->s_axis_rx_tready);

@@ -17,8 +17,11 @@
 extern "C" {
 #endif
 
-/* Bytes per beat of the DMA and MAC data buses (256 bits). */
-#define VL_NIC_BEAT	32
+/* Bytes per beat of the DMA and MAC data buses: 32 (8 codec lanes, 256
+ * bits) or 64 (16 lanes, 512 bits), as the model was built (inc_nic's LANES;
+ * vl_nic_beat() says which). struct vl_nic_io holds the widest; bytes and
+ * keep bits past the model's beat are not used. */
+#define VL_NIC_BEAT_MAX	64
 
 /*
  * The ports of inc_nic, named as in the RTL. Byte i of a data bus is
@@ -42,8 +45,8 @@ struct vl_nic_io {
 	int s_axil_rready;
 	/* DMA read */
 	int m_dma_rd_req_ready;
-	uint8_t s_dma_rd_data[VL_NIC_BEAT];
-	uint32_t s_dma_rd_keep;
+	uint8_t s_dma_rd_data[VL_NIC_BEAT_MAX];
+	uint64_t s_dma_rd_keep;
 	int s_dma_rd_last, s_dma_rd_valid;
 	/* DMA write */
 	int m_dma_wr_req_ready;
@@ -54,8 +57,8 @@ struct vl_nic_io {
 	/* MAC TX */
 	int m_axis_tx_tready;
 	/* MAC RX */
-	uint8_t s_axis_rx_tdata[VL_NIC_BEAT];
-	uint32_t s_axis_rx_tkeep;
+	uint8_t s_axis_rx_tdata[VL_NIC_BEAT_MAX];
+	uint64_t s_axis_rx_tkeep;
 	int s_axis_rx_tvalid, s_axis_rx_tlast, s_axis_rx_tuser;
 
 	/* ---- outputs ---- */
@@ -71,12 +74,12 @@ struct vl_nic_io {
 	uint64_t m_dma_wr_req_addr;
 	uint16_t m_dma_wr_req_len;
 	int m_dma_wr_req_valid;
-	uint8_t m_dma_wr_data[VL_NIC_BEAT];
-	uint32_t m_dma_wr_keep;
+	uint8_t m_dma_wr_data[VL_NIC_BEAT_MAX];
+	uint64_t m_dma_wr_keep;
 	int m_dma_wr_last, m_dma_wr_valid;
 	int m_irq_vector, m_irq_valid;
-	uint8_t m_axis_tx_tdata[VL_NIC_BEAT];
-	uint32_t m_axis_tx_tkeep;
+	uint8_t m_axis_tx_tdata[VL_NIC_BEAT_MAX];
+	uint64_t m_axis_tx_tkeep;
 	int m_axis_tx_tvalid, m_axis_tx_tlast;
 	int s_axis_rx_tready;
 	int idle;		/* nothing to do, nothing in flight */
@@ -84,6 +87,8 @@ struct vl_nic_io {
 
 struct vl_nic;
 
+/* Bytes per beat of the model (32 or 64). */
+unsigned int vl_nic_beat(void);
 struct vl_nic *vl_nic_new(void);
 void vl_nic_free(struct vl_nic *n);
 /* Drive the inputs of io (clock low; nothing settles yet). */

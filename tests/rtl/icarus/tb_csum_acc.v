@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
  * tb_csum_acc: nic_csum_acc (the NIC's pipelined checksum sum over a window
- * of a beat stream) against a sum taken byte by byte here: random streams
- * of 1 to 300 beats with random data, random keep masks (full, a prefix on
- * the last beat, or any bits), random windows [lo, hi) (empty, inside,
- * reaching past the end, lo >= hi), idle clocks between beats, and a new
- * stream started as soon as the spec allows (the clock after a beat).
+ * of a beat stream), 32-byte and 64-byte beats (one instance of each,
+ * streams alternating between them), against a sum taken byte by byte
+ * here: random streams of 1 to 300 beats with random data, random keep
+ * masks (full, a prefix on the last beat, or any bits), random windows
+ * [lo, hi) (empty, inside, reaching past the end, lo >= hi), idle clocks
+ * between beats, and a new stream started as soon as the spec allows (the
+ * clock after a beat).
  *
  * usage: vvp tb_csum_acc.vvp [+streams=N] [+seed=S]
  *
@@ -19,21 +21,27 @@ module tb_csum_acc;
 
 reg          clk = 1'b0;
 reg          start = 1'b0, beat = 1'b0;
+reg          wide = 1'b0;           // this stream's beats are 64 bytes
 reg  [13:0]  lo = 0, hi = 0;
-reg  [255:0] data = 0;
-reg  [31:0]  keep = 0;
-wire [31:0]  sum;
+reg  [511:0] data = 0;
+reg  [63:0]  keep = 0;
+wire [31:0]  sum32, sum64;
+wire [31:0]  sum = wide ? sum64 : sum32;
 
-nic_csum_acc dut (
-    .clk(clk), .start(start), .lo(lo), .hi(hi),
-    .beat(beat), .data(data), .keep(keep), .sum(sum)
+nic_csum_acc #(.DATA_W(256)) dut32 (
+    .clk(clk), .start(start && !wide), .lo(lo), .hi(hi),
+    .beat(beat && !wide), .data(data[255:0]), .keep(keep[31:0]), .sum(sum32)
+);
+nic_csum_acc #(.DATA_W(512)) dut64 (
+    .clk(clk), .start(start && wide), .lo(lo), .hi(hi),
+    .beat(beat && wide), .data(data), .keep(keep), .sum(sum64)
 );
 
 always #2 clk = ~clk;
 
 localparam SHOW = 8;
 
-integer seed, streams, s, nbeats, b, j, off, bad, npoints, gaps, kind;
+integer seed, streams, s, nbeats, b, j, off, bad, npoints, gaps, kind, bb;
 reg [31:0] ref;
 
 task tick;
@@ -65,10 +73,12 @@ initial begin
     gaps = 0;
     tick;
     for (s = 0; s < streams; s = s + 1) begin
-        nbeats = 1 + ($unsigned($random(seed)) % 300);
+        wide = s % 2;
+        bb = wide ? 64 : 32;
+        nbeats = 1 + ($unsigned($random(seed)) % (wide ? 150 : 300));
         kind = $unsigned($random(seed)) % 8;
-        lo = $unsigned($random(seed)) % (32 * nbeats + 40);
-        hi = $unsigned($random(seed)) % (32 * nbeats + 40);
+        lo = $unsigned($random(seed)) % (bb * nbeats + 40);
+        hi = $unsigned($random(seed)) % (bb * nbeats + 40);
         if (kind == 0)
             lo = 0;
         if (kind == 1)
@@ -86,20 +96,22 @@ initial begin
             // idle clocks now and then
             while ($unsigned($random(seed)) % 4 == 0) begin
                 beat = 1'b0;
-                data = {8{$random(seed)}};
+                data = {16{$random(seed)}};
                 gaps = gaps + 1;
                 tick;
             end
-            for (j = 0; j < 8; j = j + 1)
+            for (j = 0; j < 16; j = j + 1)
                 data[32*j +: 32] = $random(seed);
             if (kind == 3)
-                keep = $random(seed);
+                keep = {$random(seed), $random(seed)};
             else if (b == nbeats - 1)
-                keep = ~(32'hffffffff << ($unsigned($random(seed)) % 33));
+                keep = ~({64{1'b1}} << ($unsigned($random(seed)) % (bb + 1)));
             else
-                keep = 32'hffffffff;
-            for (j = 0; j < 32; j = j + 1) begin
-                off = 32 * b + j;
+                keep = {64{1'b1}};
+            if (!wide)
+                keep[63:32] = 0;
+            for (j = 0; j < bb; j = j + 1) begin
+                off = bb * b + j;
                 if (keep[j] && off >= lo && off < hi)
                     ref = ref + (j % 2 == 0 ? {16'd0, data[8*j +: 8], 8'd0}
                                             : {24'd0, data[8*j +: 8]});
@@ -111,12 +123,13 @@ initial begin
         data = 0;
         tick;
         tick;
-        // three clocks after the last beat
+        tick;
+        // four clocks after the last beat
         if (sum !== ref) begin
             bad = bad + 1;
             if (bad <= SHOW)
-                $display("# stream %0d: %0d beats, window [%0d, %0d), kind %0d: sum %h, expected %h",
-                         s, nbeats, lo, hi, kind, sum, ref);
+                $display("# stream %0d: %0d beats of %0d bytes, window [%0d, %0d), kind %0d: sum %h, expected %h",
+                         s, nbeats, bb, lo, hi, kind, sum, ref);
         end
         // the sum stays until the next start
         tick;
@@ -125,7 +138,7 @@ initial begin
             $display("# stream %0d: the sum changed after the stream: %h", s, sum);
         end
     end
-    point(bad == 0, "every stream's windowed sum, 3 clocks after its last beat, equals the byte-by-byte sum");
+    point(bad == 0, "every stream's windowed sum, 4 clocks after its last beat, equals the byte-by-byte sum (32- and 64-byte beats)");
     point(gaps > 0, "idle clocks between beats were exercised");
     $display("# %0d streams, %0d mismatches, %0d idle clocks", streams, bad, gaps);
     $display("1..%0d", npoints);
