@@ -7,7 +7,15 @@
  * pieces at any byte offset into full beats (its input register
  * puts the choice of piece and the byte placement in different clocks).
  *
- * Start with go; done pulses when the frame's last beat has left.
+ * While a piece goes out, the reader of the next one is started if it is
+ * the other reader (the header and a piece of A, then one of B, say), so
+ * its first beat is there when the piece before it ends.
+ *
+ * Start with go (when go_ready); done pulses when the frame's last beat has
+ * left. The next frame may start as soon as this one's last piece is in the
+ * packer (go_ready), before its last beats have left: frames follow each
+ * other in the output as they were started, and done pulses once for each,
+ * in order. busy: a frame is being read or has beats yet to leave.
  */
 
 // Language: Verilog 2001
@@ -23,26 +31,29 @@ module nic_assembler #
     // address bits (bytes) of the RAM behind reader A, and behind B
     parameter A_AW = 14,
     parameter B_AW = 14,
-    // bytes per beat, and their log2 (derived: leave them)
+    // bytes per beat, and their log2, and the segments' start addresses'
+    // width (derived: leave them)
     parameter BB = DATA_W / 8,
-    parameter BS = $clog2(BB)
+    parameter BS = $clog2(BB),
+    parameter SA_W = A_AW > B_AW ? A_AW : B_AW
 )
 (
     input  wire              clk,
     input  wire              rst,
 
     input  wire              go,
+    output wire              go_ready,
     output wire              busy,
     output wire              done,
     input  wire [1279:0]     hb,         // header block
     input  wire [7:0]        hb_len,
     // three segments: source (0 = A, 1 = B), start byte, length
     input  wire [2:0]        seg_b,
-    input  wire [15:0]       seg0_start,
+    input  wire [SA_W-1:0]   seg0_start,
     input  wire [15:0]       seg0_len,
-    input  wire [15:0]       seg1_start,
+    input  wire [SA_W-1:0]   seg1_start,
     input  wire [15:0]       seg1_len,
-    input  wire [15:0]       seg2_start,
+    input  wire [SA_W-1:0]   seg2_start,
     input  wire [15:0]       seg2_len,
 
     output wire              rda_start_valid,
@@ -72,8 +83,7 @@ module nic_assembler #
     output wire              m_axis_tlast
 );
 
-localparam [2:0] S_IDLE = 3'd0, S_HDR = 3'd1, S_START = 3'd2, S_SEG = 3'd3,
-                 S_FLUSH = 3'd4;
+localparam [2:0] S_IDLE = 3'd0, S_HDR = 3'd1, S_START = 3'd2, S_SEG = 3'd3;
 
 reg  [2:0]    state = S_IDLE;
 reg  [1279:0] r_hb = 0;
@@ -87,17 +97,22 @@ reg  [7:0]    hb_left = 0;
 reg  [BS:0]   hb_item = 0;    // min(hb_left, BB)
 reg           hb_final = 1'b0; // hb_left <= BB
 reg  [2:0]    r_seg_b = 0;
-reg  [15:0]   r_start [0:2];
+reg  [SA_W-1:0] r_start [0:2];
 reg  [15:0]   r_len [0:2];
-reg  [1:0]    seg = 0;        // current segment
+reg  [2:0]    r_nz = 0;       // the segments that are not empty
+reg  [1:0]    seg = 0;        // current segment (in S_HDR: the first one)
+reg           pre = 1'b0;     // the next segment's reader was started
 
 // is anything left after the header, after segment i?
-wire any_after_hdr = r_len[0] != 0 || r_len[1] != 0 || r_len[2] != 0;
-wire any_after0 = r_len[1] != 0 || r_len[2] != 0;
-wire any_after1 = r_len[2] != 0;
+wire any_after_hdr = r_nz != 3'b000;
+wire any_after0 = r_nz[1] || r_nz[2];
+wire any_after1 = r_nz[2];
 wire more_after_seg = seg == 2'd0 ? any_after0 : (seg == 2'd1 ? any_after1 : 1'b0);
 
-assign busy = state != S_IDLE;
+// frames whose last piece is in the packer and whose last beat has not left
+reg  [2:0]    open = 0;       // (at most 5: a beat each in the packer)
+assign go_ready = state == S_IDLE;
+assign busy = state != S_IDLE || open != 0;
 
 // ---- items into the packer ----
 reg  [DATA_W-1:0] item;
@@ -142,36 +157,48 @@ wire item_take = item_valid && item_ready;
 assign rda_tready = state == S_SEG && !src_b && item_ready;
 assign rdb_tready = state == S_SEG && src_b && item_ready;
 
-assign rda_start_valid = state == S_START && !src_b;
-assign rdb_start_valid = state == S_START && src_b;
-assign rda_start_addr = r_start[seg][A_AW-1:0];
-assign rdb_start_addr = r_start[seg][B_AW-1:0];
-assign rda_start_len = r_len[seg];
-assign rdb_start_len = r_len[seg];
-wire started = src_b ? rdb_start_ready : rda_start_ready;
-
 // the next non-empty segment from s on, if any
 function [2:0] next_seg;
-    input [1:0]  s;
-    input [15:0] l0, l1, l2;
+    input [1:0] s;
+    input [2:0] nz;
     begin
-        if (s == 2'd0 && l0 != 0)
+        if (s == 2'd0 && nz[0])
             next_seg = 3'd0;
-        else if (s <= 2'd1 && l1 != 0)
+        else if (s <= 2'd1 && nz[1])
             next_seg = 3'd1;
-        else if (l2 != 0)
+        else if (nz[2])
             next_seg = 3'd2;
         else
             next_seg = 3'd4;    // none
     end
 endfunction
 
-wire [2:0] nxt_first = next_seg(2'd0, r_len[0], r_len[1], r_len[2]);
-wire [2:0] nxt_after = seg == 2'd2 ? 3'd4 :
-                       next_seg(seg + 2'd1, r_len[0], r_len[1], r_len[2]);
+wire [2:0] nxt_after = seg == 2'd2 ? 3'd4 : next_seg(seg + 2'd1, r_nz);
+
+// the segment a reader is started for: in S_START the current one; while
+// the header or a piece of the other reader goes out, the next one
+wire [2:0] p_seg = state == S_HDR ? (r_nz[seg] ? {1'b0, seg} : 3'd4) : nxt_after;
+wire       p_b = r_seg_b[p_seg[1:0]];
+wire       p_go = !pre && !p_seg[2] &&
+                  (state == S_HDR || (state == S_SEG && p_b != src_b));
+wire       t_go = state == S_START || p_go;      // a reader is started now
+wire [1:0] t_seg = state == S_START ? seg : p_seg[1:0];
+wire       t_b = r_seg_b[t_seg];
+
+assign rda_start_valid = t_go && !t_b;
+assign rdb_start_valid = t_go && t_b;
+assign rda_start_addr = r_start[t_seg][A_AW-1:0];
+assign rdb_start_addr = r_start[t_seg][B_AW-1:0];
+assign rda_start_len = r_len[t_seg];
+assign rdb_start_len = r_len[t_seg];
+wire started = t_b ? rdb_start_ready : rda_start_ready;
+// the next segment's reader is (or is now) started
+wire pre_now = pre || (p_go && started);
 
 wire out_last = m_axis_tvalid && m_axis_tready && m_axis_tlast;
 assign done = out_last;
+// the frame's last piece goes into the packer
+wire in_last = item_take && item_last;
 
 always @(posedge clk) begin
     case (state)
@@ -189,7 +216,10 @@ always @(posedge clk) begin
             r_len[0] <= seg0_len;
             r_len[1] <= seg1_len;
             r_len[2] <= seg2_len;
-            seg <= 0;
+            r_nz <= {seg2_len != 0, seg1_len != 0, seg0_len != 0};
+            // (the first segment; with none, the header is the frame)
+            seg <= seg0_len != 0 ? 2'd0 : seg1_len != 0 ? 2'd1 : 2'd2;
+            pre <= 1'b0;
             state <= hb_len != 0 ? S_HDR : S_START;
         end
     end
@@ -200,45 +230,42 @@ always @(posedge clk) begin
             hb_item <= piece_len(hb_left_nx);
             hb_final <= hb_left_nx <= BB8;
             if (hb_final) begin
-                if (nxt_first[2]) begin
-                    state <= S_FLUSH;
-                end else begin
-                    seg <= nxt_first[1:0];
-                    state <= S_START;
-                end
+                pre <= 1'b0;
+                state <= !any_after_hdr ? S_IDLE : pre_now ? S_SEG : S_START;
+            end else if (p_go && started) begin
+                pre <= 1'b1;
             end
+        end else if (p_go && started) begin
+            pre <= 1'b1;
         end
     end
     S_START: begin
-        // (entered from IDLE with no header: find the first segment)
-        if (r_len[seg] == 0) begin
-            if (nxt_first[2]) begin
-                state <= S_FLUSH;
-            end else begin
-                seg <= nxt_first[1:0];
-            end
-        end else if (started) begin
+        // (entered from IDLE with no header and no piece: never asked)
+        if (!r_nz[seg])
+            state <= S_IDLE;
+        else if (started)
             state <= S_SEG;
-        end
     end
     S_SEG: begin
         if (item_take && rd_last) begin
+            pre <= 1'b0;
             if (nxt_after[2]) begin
-                state <= S_FLUSH;
+                state <= S_IDLE;
             end else begin
                 seg <= nxt_after[1:0];
-                state <= S_START;
+                state <= pre_now ? S_SEG : S_START;
             end
+        end else if (p_go && started) begin
+            pre <= 1'b1;
         end
-    end
-    S_FLUSH: begin
-        if (out_last)
-            state <= S_IDLE;
     end
     default: state <= S_IDLE;
     endcase
-    if (rst)
+    open <= open + {2'd0, in_last} - {2'd0, out_last};
+    if (rst) begin
         state <= S_IDLE;
+        open <= 0;
+    end
 end
 
 inc_axis_packer #(

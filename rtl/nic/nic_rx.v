@@ -264,22 +264,29 @@ nic_ram #(.WIDTH(DATA_W), .ADDR_W(RING_AW)) ram_aw (
     .re(aw_re), .raddr(aw_raddr), .rdata(aw_rdata)
 );
 
-// records: NH frames between H and X
-localparam [15:0] NH = 16'd2;
+// records: NH frames between H and X. XI takes a record, then XO; XO
+// frees it once it has XI's sums (XI may run ahead of XO: the body of the
+// next frame goes into the decompressor while XO takes the last one's
+// range out of it)
+localparam HS_W = 2;
+localparam [15:0] NH = 16'd1 << HS_W;
 reg  [15:0]  h_idx = 0;         // records H wrote
-reg  [15:0]  xh_idx = 0;        // records X took
-wire         h_slot = h_idx[0];
-wire         xh_slot = xh_idx[0];
+reg  [15:0]  xs_idx = 0;        // records XI took
+reg  [15:0]  xi_idx = 0;        // records XI is done with (its sums kept)
+reg  [15:0]  xh_idx = 0;        // records XO took
+reg  [15:0]  xf_idx = 0;        // records XO freed
+wire [HS_W-1:0] h_slot = h_idx[HS_W-1:0];
+wire [HS_W-1:0] xs_slot = xs_idx[HS_W-1:0];
+wire [HS_W-1:0] xh_slot = xh_idx[HS_W-1:0];
 
 // records: NRX frames between X and W, each with a slot of 16 KiB of the
 // range RAM
-localparam XS_W = 2;
+localparam XS_W = 3;
 localparam [15:0] NRX = 16'd1 << XS_W;
 localparam BW_W = 14 - BS;      // words of a slot, log2
 reg  [15:0]  x_idx = 0;         // records X wrote (the frame in X has the next)
 reg  [15:0]  w_idx = 0;         // records W is done with
 wire [XS_W-1:0] x_slot = x_idx[XS_W-1:0];
-wire [XS_W-1:0] w_slot = w_idx[XS_W-1:0];
 
 reg          b_we = 1'b0;
 reg  [BW_W+XS_W-1:0] b_waddr = 0;
@@ -307,7 +314,7 @@ reg  [13:0]   fr_len = 0;
 reg  [1279:0] hreg = 0;
 
 // H takes the next frame when a record slot for X is free
-wire [15:0] h_ahead = h_idx - xh_idx;
+wire [15:0] h_ahead = h_idx - xf_idx;
 assign h_take = h_state == H_IDLE && h_cnt != 0 && h_ahead < NH;
 assign hr_re = h_take;
 
@@ -471,7 +478,13 @@ wire hdr_ok = !p_fragment && seg_ok && shim_ok && chunk_ok && lens_ok;
 // (sh_* are taken in H_P2, body_end in H_P3: all settled by H_PARSE)
 reg  [13:0] hp_end = 0, suf_start = 0;
 reg  [15:0] seg_in = 0;
+// and the restored frame's lengths (new_end is settled in H_P4's first
+// clock): the IP total length, the IPv6 payload length, the segment's
+reg  [15:0] ip_total = 0, plen6 = 0, seg_out = 0;
 always @(posedge clk) begin
+    ip_total <= new_end[15:0] - {8'd0, p_l3_off};
+    plen6 <= ip_total - 16'd40;
+    seg_out <= new_end[15:0] - {8'd0, p_l4_off};
     hp_end <= 14'd16 + {6'd0, sh_l4len} + sh_off[13:0];
     suf_start <= body_end[13:0] - {6'd0, p_l4_off};
     seg_in <= {2'd0, p_ip_end} - {8'd0, p_l4_off};
@@ -486,14 +499,14 @@ wire [1:0] h_kind = bad_ip_ours ? K_DROP :
 // ---- H's records, for X ------------------------------------------------------
 
 localparam HR_W = 2 + RING_AW + 14 + 8 + 8 + 4 + 8 + 8 + 16 + 16 + 2 + 5 + 16 + 16 +
-                  16 + 15 + 15 + 16 + 16 + 23 + 8 + 16 + 14 + 14;
-reg  [1279:0]   hr_hreg [0:1];
-reg  [HR_W-1:0] hr_info [0:1];
+                  16 + 15 + 15 + 16 + 14 + 23 + 8 + 16 + 14 + 14 + 48;
+reg  [1279:0]   hr_hreg [0:NH-1];
+reg  [HR_W-1:0] hr_info [0:NH-1];
 wire [HR_W-1:0] h_info = {h_kind, fr_start, fr_len, p_l3_off, p_l4_off, p_ip_ver,
                           sh_proto, sh_l4len, sh_off, sh_csum,
                           ch_mode[1:0], ch_k[4:0], ch_raw, ch_body, in_csum,
-                          body_at, body_end[14:0], tail, new_end[15:0], addr_sum,
-                          ip4_hi, seg_in, hp_end, suf_start};
+                          body_at, body_end[14:0], tail, new_end[13:0], addr_sum,
+                          ip4_hi, seg_in, hp_end, suf_start, ip_total, plen6, seg_out};
 
 // ---- H's state machine -------------------------------------------------------
 
@@ -540,48 +553,64 @@ always @(posedge clk) begin
 end
 
 // ===========================================================================
-// X: checksum pass and decompression, checks, the restored header block
+// XI: the checksum pass and the body into the decompressor
 // ===========================================================================
 
-localparam [3:0] X_IDLE = 4'd0, X_DECIDE = 4'd1, X_GO = 4'd2, X_RUN = 4'd3,
-                 X_WAIT = 4'd4, X_CHECK = 4'd5, X_B3 = 4'd6, X_BUILD = 4'd7,
-                 X_REC = 4'd8;
+// For each encapsulated frame, in order: the segment through reader K into
+// the checksum sums, the body through reader A into the decompressor, at
+// once; the sums, once settled, kept beside the frame's record for XO. The
+// next frame's body follows into the engine while XO still takes the
+// last one's range out of it.
 
-reg  [3:0]    x_state = X_IDLE;
-// X_WAIT: x_wait + 1 clocks, then x_next
-reg  [2:0]    x_wait = 0;
-reg  [3:0]    x_next = X_IDLE;
-reg           restore = 1'b0;    // an encapsulated frame being restored
-reg           drop_bad = 1'b0;   // malformed (else: no buffer)
-reg  [13:0]   out_len = 0;
+localparam [2:0] XI_IDLE = 3'd0, XI_DECIDE = 3'd1, XI_GO = 3'd2, XI_RUN = 3'd3,
+                 XI_SUMS = 3'd4;
 
-// H's record, as X took it
-reg  [1:0]    x_kind = K_PLAIN;
-reg  [RING_AW-1:0] x_fr_start = 0;
-reg  [13:0]   x_fr_len = 0;
-reg  [7:0]    x_l3_off = 0, x_l4_off = 0;
-reg  [3:0]    x_ip_ver = 0;
-reg  [7:0]    x_sh_proto = 0, x_sh_l4len = 0;
-reg  [15:0]   x_sh_off = 0, x_sh_csum = 0;
-reg  [1:0]    x_ch_mode = 0;
-reg  [4:0]    x_ch_k = 0;
-reg  [15:0]   x_ch_raw = 0, x_ch_body = 0, x_in_csum = 0;
-reg  [14:0]   x_body_at = 0;
-reg  [14:0]   x_body_end = 0;
-reg  [15:0]   x_new_end = 0;
-reg  [15:0]   x_tail = 0;
-reg  [22:0]   x_addr_sum = 0;
-reg  [7:0]    x_ip4_hi = 0;
-reg  [15:0]   x_seg_in = 0;
-reg  [13:0]   x_hp_end = 0, x_suf_start = 0;
-reg  [1279:0] x_hreg = 0;
+reg  [2:0]    xi_state = XI_IDLE;
+reg  [2:0]    xi_wait = 0;
 
-// X takes the next record when one of W's record slots is free
-wire [15:0] x_ahead = x_idx - w_idx;
-wire        x_take = x_state == X_IDLE && h_idx != xh_idx && x_ahead < NRX;
+// H's record, what XI needs of it
+reg  [1:0]    xi_kind = K_PLAIN;
+reg  [RING_AW-1:0] xi_fr_start = 0;
+reg  [7:0]    xi_l4_off = 0;
+reg  [1:0]    xi_ch_mode = 0;
+reg  [4:0]    xi_ch_k = 0;
+reg  [13:0]   xi_ch_raw = 0;
+reg  [15:0]   xi_ch_body = 0;
+reg  [14:0]   xi_body_at = 0;
+reg  [15:0]   xi_seg_in = 0;
+reg  [13:0]   xi_hp_end = 0, xi_suf_start = 0;
+// the checksum pass's sums, by H's record slot, for XO
+reg  [31:0]   cs_all [0:NH-1];
+reg  [31:0]   cs_hp [0:NH-1];
+reg  [31:0]   cs_suf [0:NH-1];
 
-// byte address in the ring of frame offset o
-wire [14:0] fbase = {x_fr_start, {BS{1'b0}}};
+wire          xi_take = xi_state == XI_IDLE && h_idx != xs_idx;
+reg  [HS_W-1:0] xi_slot = 0;    // the record XI has
+// (the record's fields, as H wrote them)
+wire [1:0]    hr_kind;
+wire [RING_AW-1:0] hr_fr_start;
+wire [7:0]    hr_l4_off;
+wire [1:0]    hr_ch_mode;
+wire [4:0]    hr_ch_k;
+wire [15:0]   hr_ch_raw, hr_ch_body;
+wire [14:0]   hr_body_at;
+wire [15:0]   hr_seg_in;
+wire [13:0]   hr_hp_end, hr_suf_start;
+wire [1:0]    unused_hr_raw = hr_ch_raw[15:14];  // (at most 9000)
+// (XO's fields)
+wire [13:0]   unused_hr_len;
+wire [7:0]    unused_hr_l3;
+wire [4+8+8+16+16-1:0] unused_hr_ip;     // ip_ver .. sh_csum
+wire [15:0]   unused_hr_csum;
+wire [15+16+14+23+8-1:0] unused_hr_out;   // body_end .. ip4_hi
+wire [47:0]   unused_hr_lens;
+assign {hr_kind, hr_fr_start, unused_hr_len, unused_hr_l3, hr_l4_off, unused_hr_ip,
+        hr_ch_mode, hr_ch_k, hr_ch_raw, hr_ch_body, unused_hr_csum, hr_body_at,
+        unused_hr_out, hr_seg_in, hr_hp_end, hr_suf_start, unused_hr_lens} =
+    hr_info[xs_slot];
+
+// byte address in the ring of XI's frame
+wire [14:0] xi_fbase = {xi_fr_start, {BS{1'b0}}};
 
 // ---- reader A (ring): the decompressor's feed; reader K: the checksum pass --
 
@@ -594,7 +623,7 @@ wire         ra_tvalid, ra_tlast, rk_tvalid, rk_tlast;
 wire         ra_tready;
 wire         d_s_tready;
 // both start together, each idle by then (the frame before has left them)
-wire         rx_go = x_state == X_GO && ra_ready && rk_ready;
+wire         rx_go = xi_state == XI_GO && ra_ready && rk_ready;
 
 nic_rd_stream #(.DATA_W(DATA_W), .ADDR_W(RING_AW)) rd_a (
     .clk(clk), .rst(rst),
@@ -608,7 +637,7 @@ nic_rd_stream #(.DATA_W(DATA_W), .ADDR_W(RING_AW)) rd_a (
     /* verilator lint_on PINCONNECTEMPTY */
 );
 
-assign ra_tready = x_state == X_RUN && d_s_tready;
+assign ra_tready = xi_state == XI_RUN && d_s_tready;
 
 nic_rd_stream #(.DATA_W(DATA_W), .ADDR_W(RING_AW)) rd_k (
     .clk(clk), .rst(rst),
@@ -616,7 +645,7 @@ nic_rd_stream #(.DATA_W(DATA_W), .ADDR_W(RING_AW)) rd_k (
     .start_addr(rk_start), .start_len(rk_len),
     .ram_re(ak_re), .ram_raddr(ak_raddr), .ram_rdata(ak_rdata),
     .m_axis_tdata(rk_tdata), .m_axis_tkeep(rk_tkeep), .m_axis_tvalid(rk_tvalid),
-    .m_axis_tready(x_state == X_RUN), .m_axis_tlast(rk_tlast),
+    .m_axis_tready(xi_state == XI_RUN), .m_axis_tlast(rk_tlast),
     /* verilator lint_off PINCONNECTEMPTY */
     .m_axis_tlen()
     /* verilator lint_on PINCONNECTEMPTY */
@@ -667,33 +696,23 @@ nic_rd_stream #(.DATA_W(DATA_W), .ADDR_W(BW_W + XS_W)) rd_b (
 
 // ---- checksum pass over [l4_off, ip_end): all, L4 header + prefix, suffix --
 // (stream offsets: the pass starts at l4_off; nic_csum_acc's sums are
-// there 4 clocks after the last beat)
+// there 4 clocks after the last beat: XI_SUMS waits for them)
 wire [31:0] sum_all, sum_hp, sum_suf;
-wire        cs_start = x_state == X_DECIDE;
-wire        cs_beat = x_state == X_RUN && rk_tvalid;
+wire        cs_start = xi_state == XI_DECIDE;
+wire        cs_beat = xi_state == XI_RUN && rk_tvalid;
 
 nic_csum_acc #(.DATA_W(DATA_W)) sum_all_b (
     .clk(clk), .start(cs_start), .lo(14'd0), .hi(14'h3fff),
     .beat(cs_beat), .data(rk_tdata), .keep(rk_tkeep), .sum(sum_all)
 );
 nic_csum_acc #(.DATA_W(DATA_W)) sum_hp_b (
-    .clk(clk), .start(cs_start), .lo(14'd16), .hi(x_hp_end),
+    .clk(clk), .start(cs_start), .lo(14'd16), .hi(xi_hp_end),
     .beat(cs_beat), .data(rk_tdata), .keep(rk_tkeep), .sum(sum_hp)
 );
 nic_csum_acc #(.DATA_W(DATA_W)) sum_suf_b (
-    .clk(clk), .start(cs_start), .lo(x_suf_start), .hi(14'h3fff),
+    .clk(clk), .start(cs_start), .lo(xi_suf_start), .hi(14'h3fff),
     .beat(cs_beat), .data(rk_tdata), .keep(rk_tkeep), .sum(sum_suf)
 );
-
-// the shim's checksum: summed a clock after sum_all settles, folded 2
-// later (X_CHECK compares, 7 clocks or more after the pass's last beat)
-reg  [31:0] shim_acc = 0;
-always @(posedge clk)
-    shim_acc <= sum_all - {16'd0, x_sh_csum} + {9'd0, x_addr_sum} + 32'd253 +
-                {16'd0, x_seg_in};
-wire [15:0] shim_fold;
-nic_fold fold_shim (.clk(clk), .acc(shim_acc), .folded(shim_fold));
-wire shim_csum_ok = ~shim_fold == x_sh_csum;
 
 // ---- the decompressor -------------------------------------------------------
 
@@ -701,32 +720,248 @@ wire [DATA_W-1:0] d_tdata;
 wire [BB-1:0] d_tkeep;
 wire         d_tvalid, d_tlast;
 wire [0:0]   d_tuser;
-wire         d_status_valid, d_status_error;
-reg  [BW_W-1:0] b_wptr = 0;
-wire [31:0]  range_sum;
-reg          dec_err = 1'b0;
-reg          dec_out_done = 1'b0, dec_in_done = 1'b0;
+wire         d_tready;
+reg          xi_in_done = 1'b0;  // the body went in
 reg          cs_done = 1'b0;     // the checksum pass's last beat was summed
 
 inc_decompressor #(.LANES(LANES)) decomp (
     .clk(clk), .rst(rst),
     .s_axis_tdata({{DATA_W{1'b0}}, ra_tdata}), .s_axis_tkeep({{BB{1'b0}}, ra_tkeep}),
-    .s_axis_tvalid(x_state == X_RUN && ra_tvalid), .s_axis_tready(d_s_tready),
+    .s_axis_tvalid(xi_state == XI_RUN && ra_tvalid), .s_axis_tready(d_s_tready),
     .s_axis_tlast(ra_tlast),
-    .s_axis_tuser({x_ch_raw[13:0], x_ch_mode, x_ch_k}),
+    .s_axis_tuser({xi_ch_raw, xi_ch_mode, xi_ch_k}),
     .m_axis_tdata(d_tdata), .m_axis_tkeep(d_tkeep), .m_axis_tvalid(d_tvalid),
-    .m_axis_tready(x_state == X_RUN), .m_axis_tlast(d_tlast), .m_axis_tuser(d_tuser),
-    .status_valid(d_status_valid), .status_error(d_status_error)
+    .m_axis_tready(d_tready), .m_axis_tlast(d_tlast), .m_axis_tuser(d_tuser),
+    /* verilator lint_off PINCONNECTEMPTY */
+    // (a malformed chunk's last beat says so: tuser)
+    .status_valid(), .status_error()
+    /* verilator lint_on PINCONNECTEMPTY */
 );
 
-// the restored range's sum, over the beats as they are written (X_DECIDE
-// starts it; there 4 clocks after the last beat, folded 2 later)
-wire rng_beat = x_state == X_RUN && d_tvalid && !dec_out_done;
+// ---- XI's state machine -------------------------------------------------------
+
+always @(posedge clk) begin
+    case (xi_state)
+    XI_IDLE: begin
+        if (xi_take) begin
+            xs_idx <= xs_idx + 16'd1;
+            xi_slot <= xs_slot;
+            xi_kind <= hr_kind;
+            xi_fr_start <= hr_fr_start;
+            xi_l4_off <= hr_l4_off;
+            xi_ch_mode <= hr_ch_mode;
+            xi_ch_k <= hr_ch_k;
+            xi_ch_raw <= hr_ch_raw[13:0];
+            xi_ch_body <= hr_ch_body;
+            xi_body_at <= hr_body_at;
+            xi_seg_in <= hr_seg_in;
+            xi_hp_end <= hr_hp_end;
+            xi_suf_start <= hr_suf_start;
+            xi_state <= XI_DECIDE;
+        end
+    end
+    XI_DECIDE: begin
+        // (the sums restart: cs_start)
+        if (xi_kind != K_RESTORE) begin
+            xi_idx <= xi_idx + 16'd1;   // nothing for XI to do
+            xi_state <= XI_IDLE;
+        end else begin
+            ra_start <= xi_fbase + xi_body_at;
+            ra_len <= xi_ch_body;
+            rk_start <= xi_fbase + {7'd0, xi_l4_off};
+            rk_len <= xi_seg_in;
+            xi_in_done <= 1'b0;
+            cs_done <= 1'b0;
+            xi_state <= XI_GO;
+        end
+    end
+    XI_GO: begin
+        // both readers take their ranges (rx_go)
+        if (rx_go)
+            xi_state <= XI_RUN;
+    end
+    XI_RUN: begin
+        // the pass's beats are summed (cs_beat); all of the body goes in
+        // (a bad one is drained by the engine)
+        if (rk_tvalid && rk_tlast)
+            cs_done <= 1'b1;
+        if (ra_tvalid && ra_tready && ra_tlast)
+            xi_in_done <= 1'b1;
+        if (cs_done && (xi_in_done || ra_ready)) begin
+            // the sums settle 4 clocks after the last beat
+            xi_wait <= 3'd3;
+            xi_state <= XI_SUMS;
+        end
+    end
+    XI_SUMS: begin
+        xi_wait <= xi_wait - 3'd1;
+        if (xi_wait == 0) begin
+            cs_all[xi_slot] <= sum_all;
+            cs_hp[xi_slot] <= sum_hp;
+            cs_suf[xi_slot] <= sum_suf;
+            xi_idx <= xi_idx + 16'd1;
+            xi_state <= XI_IDLE;
+        end
+    end
+    default: xi_state <= XI_IDLE;
+    endcase
+
+    if (rst) begin
+        xi_state <= XI_IDLE;
+        xs_idx <= 0;
+        xi_idx <= 0;
+    end
+end
+
+// ===========================================================================
+// XR: the range out of the decompressor
+// ===========================================================================
+
+// For each frame XI took, in order: an encapsulated frame's range (or its
+// error beat) out of the engine into the frame's slot of the range RAM
+// (the slot of W's record it will have), and its sum, kept for XO.
+
+localparam [1:0] XR_IDLE = 2'd0, XR_DECIDE = 2'd1, XR_RUN = 2'd2, XR_SUM = 2'd3;
+reg  [1:0]    xr_state = XR_IDLE;
+reg  [15:0]   xr_idx = 0;       // records XR is done with
+reg  [2:0]    xr_wait = 0;
+wire [XS_W-1:0] r_slot = xr_idx[XS_W-1:0];
+// the range's sum and whether the engine flagged the chunk, by W's slot
+reg  [31:0]   rr_sum [0:NRX-1];
+reg           rr_err [0:NRX-1];
+
+// (the next record's kind: XI has taken it, so H wrote it)
+wire [1:0]    xr_kind = hr_info[xr_idx[HS_W-1:0]][HR_W-1 -: 2];
+wire [15:0]   xr_ahead = xr_idx - w_idx;
+wire          xr_take = xr_state == XR_IDLE && xs_idx != xr_idx && xr_ahead < NRX;
+
+reg  [BW_W-1:0] b_wptr = 0;
+wire [31:0]  range_sum;
+reg          dec_err = 1'b0;
+reg          dec_out_done = 1'b0;
+assign d_tready = xr_state == XR_RUN && !dec_out_done;  // (the next chunk waits)
+
+// the restored range's sum, over the beats as they are written (XR_DECIDE
+// starts it; there 4 clocks after the last beat)
+wire rng_beat = xr_state == XR_RUN && d_tvalid && !dec_out_done;
 
 nic_csum_acc #(.DATA_W(DATA_W)) sum_range (
-    .clk(clk), .start(x_state == X_DECIDE), .lo(14'd0), .hi(14'h3fff),
+    .clk(clk), .start(xr_state == XR_DECIDE), .lo(14'd0), .hi(14'h3fff),
     .beat(rng_beat), .data(d_tdata), .keep(d_tkeep), .sum(range_sum)
 );
+
+always @(posedge clk) begin
+    b_we <= 1'b0;
+    case (xr_state)
+    XR_IDLE: begin
+        if (xr_take)
+            xr_state <= XR_DECIDE;
+    end
+    XR_DECIDE: begin
+        // (the range's sum restarts)
+        b_wptr <= 0;
+        dec_err <= 1'b0;
+        dec_out_done <= 1'b0;
+        if (xr_kind != K_RESTORE) begin
+            xr_idx <= xr_idx + 16'd1;   // nothing for XR to do
+            xr_state <= XR_IDLE;
+        end else begin
+            xr_state <= XR_RUN;
+        end
+    end
+    XR_RUN: begin
+        if (d_tvalid && !dec_out_done) begin
+            b_we <= 1'b1;
+            b_waddr <= {r_slot, b_wptr};
+            b_wdata <= d_tdata;
+            b_wptr <= b_wptr + 1'b1;
+            // summed (rng_beat)
+            if (d_tlast) begin
+                if (d_tuser[0])
+                    dec_err <= 1'b1;
+                dec_out_done <= 1'b1;
+            end
+        end
+        if (dec_out_done) begin
+            xr_wait <= 3'd2;
+            xr_state <= XR_SUM;
+        end
+    end
+    XR_SUM: begin
+        // (4 clocks after the last beat)
+        xr_wait <= xr_wait - 3'd1;
+        if (xr_wait == 0) begin
+            rr_sum[r_slot] <= range_sum;
+            rr_err[r_slot] <= dec_err;
+            xr_idx <= xr_idx + 16'd1;
+            xr_state <= XR_IDLE;
+        end
+    end
+    default: xr_state <= XR_IDLE;
+    endcase
+    if (rst) begin
+        xr_state <= XR_IDLE;
+        xr_idx <= 0;
+        b_we <= 1'b0;
+    end
+end
+
+// ===========================================================================
+// XO: the checks, the header block
+// ===========================================================================
+
+localparam [3:0] X_IDLE = 4'd0, X_DECIDE = 4'd1, X_SUMS = 4'd2,
+                 X_WAIT = 4'd4, X_CHECK = 4'd5, X_B3 = 4'd6, X_BUILD = 4'd7,
+                 X_REC = 4'd8;
+
+reg  [3:0]    x_state = X_IDLE;
+// X_WAIT: x_wait + 1 clocks, then x_next
+reg  [2:0]    x_wait = 0;
+reg  [3:0]    x_next = X_IDLE;
+reg           restore = 1'b0;    // an encapsulated frame being restored
+reg           drop_bad = 1'b0;   // malformed (else: no buffer)
+reg  [13:0]   out_len = 0;
+
+// H's record, as XO took it, and XI's sums
+reg  [1:0]    x_kind = K_PLAIN;
+reg  [RING_AW-1:0] x_fr_start = 0;
+reg  [13:0]   x_fr_len = 0;
+reg  [7:0]    x_l3_off = 0, x_l4_off = 0;
+reg  [3:0]    x_ip_ver = 0;
+reg  [7:0]    x_sh_proto = 0, x_sh_l4len = 0;
+reg  [15:0]   x_sh_off = 0, x_sh_csum = 0;
+reg  [15:0]   x_ch_raw = 0, x_ch_body = 0, x_in_csum = 0;
+reg  [14:0]   x_body_at = 0;
+reg  [14:0]   x_body_end = 0;
+reg  [13:0]   x_new_end = 0;
+reg  [15:0]   x_tail = 0;
+reg  [22:0]   x_addr_sum = 0;
+reg  [7:0]    x_ip4_hi = 0;
+reg  [15:0]   x_seg_in = 0;
+reg  [1279:0] x_hreg = 0;
+reg  [6:0]    unused_x_chunk;       // (XI's fields: mode, k; the windows)
+reg  [27:0]   unused_x_win;
+reg  [15:0]   ip_total_x = 0, plen6_x = 0, seg_out_x = 0;
+reg  [31:0]   x_sum_all = 0, x_sum_hp = 0, x_sum_suf = 0, x_sum_range = 0;
+reg           x_dec_err = 1'b0;
+
+// XO takes the next record once XR is done with it (so XI has taken it,
+// and its W slot is free)
+wire        x_take = x_state == X_IDLE && xr_idx != xh_idx;
+reg  [15:0] x_fidx = 0;         // the record XO has (its index)
+
+// byte address in the ring of frame offset o
+wire [14:0] fbase = {x_fr_start, {BS{1'b0}}};
+
+// the shim's checksum: summed a clock after XO took the sums, folded 2
+// later (X_CHECK compares, long after)
+reg  [31:0] shim_acc = 0;
+always @(posedge clk)
+    shim_acc <= x_sum_all - {16'd0, x_sh_csum} + {9'd0, x_addr_sum} + 32'd253 +
+                {16'd0, x_seg_in};
+wire [15:0] shim_fold;
+nic_fold fold_shim (.clk(clk), .acc(shim_acc), .folded(shim_fold));
+wire shim_csum_ok = ~shim_fold == x_sh_csum;
 
 // ---- the restored headers ----------------------------------------------------
 
@@ -737,26 +972,16 @@ wire [15:0] f_hp, f_suf, f_range;
 // register ahead of its fold
 reg  [31:0] hp_acc = 0;
 always @(posedge clk)
-    hp_acc <= sum_hp - {16'd0, x_in_csum};
+    hp_acc <= x_sum_hp - {16'd0, x_in_csum};
 nic_fold fold_hp (.clk(clk), .acc(hp_acc), .folded(f_hp));
-nic_fold fold_suf (.clk(clk), .acc(sum_suf), .folded(f_suf));
-nic_fold fold_range (.clk(clk), .acc(range_sum), .folded(f_range));
+nic_fold fold_suf (.clk(clk), .acc(x_sum_suf), .folded(f_suf));
+nic_fold fold_range (.clk(clk), .acc(x_sum_range), .folded(f_range));
 reg  [15:0] f_hp_r = 0, range_sw = 0, suf_sw = 0;
-// lengths of the restored frame, from new_end, a register each (there two
-// clocks after X took the record)
-reg  [15:0] seg_out = 0;
 reg  [31:0] l4_acc = 0;
 wire [15:0] l4_fold;
 nic_fold fold_l4 (.clk(clk), .acc(l4_acc), .folded(l4_fold));
 wire        udp_none = x_sh_proto == 8'd17 && x_ip_ver == 4'd4 && x_in_csum == 16'd0;
 reg  [15:0] l4_c = 0;
-reg  [15:0] ip_total = 0, plen6 = 0;
-
-always @(posedge clk) begin
-    seg_out <= x_new_end - {8'd0, x_l4_off};
-    ip_total <= x_new_end - {8'd0, x_l3_off};
-    plen6 <= ip_total - 16'd40;
-end
 
 always @(posedge clk) begin
     if (x_state == X_CHECK) begin
@@ -764,7 +989,7 @@ always @(posedge clk) begin
         range_sw <= x_sh_off[0] ? {f_range[7:0], f_range[15:8]} : f_range;
         suf_sw <= x_ch_body[0] ^ x_ch_raw[0] ? {f_suf[7:0], f_suf[15:8]} : f_suf;
     end
-    l4_acc <= {9'd0, x_addr_sum} + {24'd0, x_sh_proto} + {16'd0, seg_out} +
+    l4_acc <= {9'd0, x_addr_sum} + {24'd0, x_sh_proto} + {16'd0, seg_out_x} +
               {16'd0, f_hp_r} + {16'd0, range_sw} + {16'd0, suf_sw};
     if (x_state == X_B3) begin
         l4_c <= udp_none ? 16'd0 :
@@ -791,16 +1016,16 @@ generate
                 v = x_hreg[8*j +: 8];
                 if (x_ip_ver == 4'd4) begin
                     case (rel)
-                    8'd2: v = ip_total[15:8];
-                    8'd3: v = ip_total[7:0];
+                    8'd2: v = ip_total_x[15:8];
+                    8'd3: v = ip_total_x[7:0];
                     8'd9: v = x_sh_proto;
                     8'd10, 8'd11: v = 8'd0;
                     default: ;
                     endcase
                 end else begin
                     case (rel)
-                    8'd4: v = plen6[15:8];
-                    8'd5: v = plen6[7:0];
+                    8'd4: v = plen6_x[15:8];
+                    8'd5: v = plen6_x[7:0];
                     8'd6: v = x_sh_proto;
                     default: ;
                     endcase
@@ -819,11 +1044,10 @@ generate
     end
 endgenerate
 
-// hb takes hb_next while the body is decompressed (its IP header is final
-// by then: it does not depend on the L4 checksum), so the restored IPv4
-// header's sum (3 clocks) and fold (2) are there long before X_BUILD,
-// which takes hb_next once more, with the L4 checksum, and writes the IPv4
-// checksum into it
+// hb takes hb_next in X_SUMS (its IP header is final then: it does not
+// depend on the L4 checksum), so the restored IPv4 header's sum (3 clocks)
+// and fold (2) are there before X_BUILD, which takes hb_next once more,
+// with the L4 checksum, and writes the IPv4 checksum into it
 reg  [1279:0] hb = 0;
 reg  [7:0]    hb_len = 0;
 wire [22:0]   ip4n_sum;
@@ -854,77 +1078,50 @@ wire [XR_W-1:0] x_info = {restore ? hb_len : 8'd0,
                           out_len, restore, drop_bad, frame_words, x_ch_body,
                           x_ch_raw};
 
-// ---- X's state machine -------------------------------------------------------
+// ---- XO's state machine ------------------------------------------------------
 
 always @(posedge clk) begin
-    b_we <= 1'b0;
-
     case (x_state)
     X_IDLE: begin
         if (x_take) begin
             {x_kind, x_fr_start, x_fr_len, x_l3_off, x_l4_off, x_ip_ver,
-             x_sh_proto, x_sh_l4len, x_sh_off, x_sh_csum, x_ch_mode, x_ch_k,
+             x_sh_proto, x_sh_l4len, x_sh_off, x_sh_csum, unused_x_chunk,
              x_ch_raw, x_ch_body, x_in_csum, x_body_at, x_body_end, x_tail,
-             x_new_end, x_addr_sum, x_ip4_hi, x_seg_in, x_hp_end, x_suf_start} <=
+             x_new_end, x_addr_sum, x_ip4_hi, x_seg_in, unused_x_win, ip_total_x,
+             plen6_x, seg_out_x} <=
                 hr_info[xh_slot];
+            x_sum_range <= rr_sum[x_slot];
+            x_dec_err <= rr_err[x_slot];
             x_hreg <= hr_hreg[xh_slot];
+            x_fidx <= xh_idx;
             xh_idx <= xh_idx + 16'd1;
             x_state <= X_DECIDE;
         end
     end
     X_DECIDE: begin
-        // (the sums restart: cs_start)
         restore <= 1'b0;
         drop_bad <= x_kind == K_DROP;
         out_len <= x_fr_len;
         if (x_kind != K_RESTORE) begin
+            xf_idx <= xf_idx + 16'd1;   // (the record is not needed again)
             x_state <= X_REC;
         end else begin
-            ra_start <= fbase + x_body_at;
-            ra_len <= x_ch_body;
-            rk_start <= fbase + {7'd0, x_l4_off};
-            rk_len <= x_seg_in;
-            b_wptr <= 0;
-            dec_err <= 1'b0;
-            dec_out_done <= 1'b0;
-            dec_in_done <= 1'b0;
-            cs_done <= 1'b0;
-            x_state <= X_GO;
+            x_state <= X_SUMS;
         end
     end
-    X_GO: begin
-        // both readers take their ranges (rx_go)
-        if (rx_go)
-            x_state <= X_RUN;
-    end
-    X_RUN: begin
-        // the pass's beats are summed (cs_beat); all of the body goes in
-        // (a bad one is drained by the engine), and the chunk comes out,
-        // or its error beat
+    X_SUMS: begin
+        // (hb takes its IP header now: the sums and folds of the IPv4
+        // header's checksum are there long before X_BUILD)
         hb <= hb_next;
-        if (rk_tvalid && rk_tlast)
-            cs_done <= 1'b1;
-        if (ra_tvalid && ra_tready && ra_tlast)
-            dec_in_done <= 1'b1;
-        // (the engine reports an error twice: status, and tuser on tlast)
-        if (d_status_valid && d_status_error)
-            dec_err <= 1'b1;
-        if (d_tvalid && !dec_out_done) begin
-            b_we <= 1'b1;
-            b_waddr <= {x_slot, b_wptr};
-            b_wdata <= d_tdata;
-            b_wptr <= b_wptr + 1'b1;
-            // summed (rng_beat)
-            if (d_tlast) begin
-                if (d_tuser[0])
-                    dec_err <= 1'b1;
-                dec_out_done <= 1'b1;
-            end
-        end
-        if (cs_done && dec_out_done && (dec_in_done || ra_ready)) begin
-            // the sums settle (4 clocks after the last beats) and are
-            // folded (2 more; the shim's a clock later): X_CHECK in 6
-            x_wait <= 3'd4;
+        // XI's sums, once it is done with the frame; they and the range's
+        // are folded (the shim's and the header's a clock later): X_CHECK
+        // in 4
+        if (xi_idx != x_fidx) begin
+            x_sum_all <= cs_all[x_fidx[HS_W-1:0]];
+            x_sum_hp <= cs_hp[x_fidx[HS_W-1:0]];
+            x_sum_suf <= cs_suf[x_fidx[HS_W-1:0]];
+            xf_idx <= xf_idx + 16'd1;
+            x_wait <= 3'd2;
             x_next <= X_CHECK;
             x_state <= X_WAIT;
         end
@@ -935,7 +1132,7 @@ always @(posedge clk) begin
             x_state <= x_next;
     end
     X_CHECK: begin
-        if (!shim_csum_ok || dec_err) begin
+        if (!shim_csum_ok || x_dec_err) begin
             drop_bad <= 1'b1;
             x_state <= X_REC;
         end else begin
@@ -959,7 +1156,7 @@ always @(posedge clk) begin
             endcase
         end
         hb_len <= l4_hdr_end;
-        out_len <= x_new_end[13:0];
+        out_len <= x_new_end;
         x_state <= X_REC;
     end
     X_REC: begin
@@ -976,7 +1173,7 @@ always @(posedge clk) begin
         x_state <= X_IDLE;
         x_idx <= 0;
         xh_idx <= 0;
-        b_we <= 1'b0;
+        xf_idx <= 0;
     end
 end
 
@@ -991,15 +1188,17 @@ wire        unused_base = ^rxq_base[3:0];   // below the descriptor size
 // D reads descriptors from d_fidx on into a FIFO of ND, as long as PROD is
 // ahead of it and frames in the ring have none yet (a descriptor is read
 // once a frame has come for it, not before, so it is read as it was when
-// that frame came); W takes the FIFO's head. d_cnt: fetched (or being
-// fetched) and not used yet, so d_fidx = CONS + d_cnt. What was read ahead
-// is read again after a frame found the head's buffer too small (the
+// that frame came); WA takes them from the FIFO, in order, for the frames
+// it starts (wa_didx: the next it takes; [wa_didx, d_fidx) are in the
+// FIFO or being read; CONS follows as frames complete). What was read
+// ahead is read again after a frame found the head's buffer too small (the
 // driver may have posted it before it was ready, or the read may have
 // failed: bus mastering off) and when RX is turned off (the ring may
 // change then).
 localparam [2:0] ND = 3'd4;
 reg  [15:0] d_fidx = 0;
-reg  [2:0]  d_cnt = 0;
+reg  [15:0] wa_didx = 0;
+reg  [4:0]  d_out = 0;              // read (or being read), not complete: d_fidx - CONS
 reg  [2:0]  d_avail = 0;            // in the FIFO
 reg  [1:0]  d_wp = 0, d_rp = 0;
 reg  [59:0] df_slot [0:3];          // the descriptor's address / 16
@@ -1021,15 +1220,17 @@ end
 localparam [1:0] D_IDLE = 2'd0, D_REQ = 2'd1, D_WAIT = 2'd2;
 reg  [1:0]  d_state = D_IDLE;
 reg  [59:0] d_req_slot = 0;
-wire        d_used;                 // W is done with the head (CONS moves)
-wire        w_holds;                // W is using the head
-wire        w_small;                // the head's buffer is too small for W's frame
-reg         d_flush = 1'b0;         // read again from CONS, once D is idle
+wire        d_take;                 // WA takes the head for a frame
+wire        d_complete;             // a frame's writes are done: CONS moves
+wire        wa_small;               // the head's buffer is too small for WA's frame
+reg         d_flush = 1'b0;         // read again from wa_didx, once D is idle
 wire        d_fetch = d_state == D_IDLE && rx_en && rxq_prod != d_fidx &&
-                      d_cnt != ND && {2'd0, d_cnt} < q_cnt && slot_fresh &&
+                      d_avail != ND && d_out < q_cnt && slot_fresh &&
                       !d_flush;
+wire        wa_wait;                // WA waits for a descriptor for its frame
+wire        d_flushing = (d_flush || (!rx_en && !wa_wait)) && d_state == D_IDLE;
 
-// the head, for W
+// the head, for WA
 wire [59:0] d_slot = df_slot[d_rp];
 wire [63:0] d_buf = df_buf[d_rp];
 wire [15:0] d_buf_len = df_len[d_rp];
@@ -1068,18 +1269,21 @@ always @(posedge clk) begin
     end
     default: d_state <= D_IDLE;
     endcase
-    d_cnt <= d_cnt + {2'd0, d_fetch} - {2'd0, d_used};
-    d_avail <= d_avail + {2'd0, d_state == D_WAIT && rd_valid} - {2'd0, d_used};
-    if (d_used)
+    d_out <= d_out + {4'd0, d_fetch} - {4'd0, d_complete};
+    d_avail <= d_avail + {2'd0, d_state == D_WAIT && rd_valid} - {2'd0, d_take};
+    if (d_take) begin
         d_rp <= d_rp + 2'd1;
-    // what was read ahead goes, but for the head if W is using it
-    if (w_small)
+        wa_didx <= wa_didx + 16'd1;
+    end
+    if (wa_small)
         d_flush <= 1'b1;
-    if ((!rx_en || d_flush) && d_state == D_IDLE) begin
-        d_wp <= d_rp + {1'b0, w_holds};
-        d_avail <= {2'd0, w_holds && !d_used};
-        d_cnt <= {2'd0, w_holds && !d_used};
-        d_fidx <= rxq_cons + {15'd0, w_holds};
+    // what was read ahead goes (WA takes nothing meanwhile: it waits for
+    // the flush; RX off waits for the frame WA has a descriptor coming for)
+    if (d_flushing) begin
+        d_wp <= d_rp;
+        d_avail <= 0;
+        d_fidx <= wa_didx;
+        d_out <= d_out - {2'd0, d_avail} - {4'd0, d_complete};
         slot_age <= 0;
         d_flush <= 1'b0;
     end
@@ -1087,7 +1291,8 @@ always @(posedge clk) begin
         d_flush <= 1'b0;
         d_state <= D_IDLE;
         d_fidx <= 0;
-        d_cnt <= 0;
+        wa_didx <= 0;
+        d_out <= 0;
         d_avail <= 0;
         d_wp <= 0;
         d_rp <= 0;
@@ -1095,39 +1300,118 @@ always @(posedge clk) begin
     end
 end
 
-// W's record
-wire [7:0]  w_hb_len;
-wire [15:0] w_seg0_start, w_seg0_len, w_seg1_len, w_seg2_start, w_seg2_len;
+// ---- WA: each record's buffer, and the assembler started on it --------------
+
+// X's records, from w_idx (W is done with the ones before) to wa_idx (the
+// next WA takes)
+reg  [15:0] wa_idx = 0;
+wire [XS_W-1:0] wa_slot = wa_idx[XS_W-1:0];
 wire [13:0] w_out_len;
 wire        w_restore, w_bad;
 wire [RING_AW:0] w_words;
 wire [15:0] w_body, w_raw;
-assign {w_hb_len, w_seg0_start, w_seg0_len, w_seg1_len, w_seg2_start, w_seg2_len,
-        w_out_len, w_restore, w_bad, w_words, w_body, w_raw} = xr_info[w_slot];
+// (the assembler's inputs: read from the record as it starts)
+wire [8+16*5-1:0] unused_w_asm;
+assign {unused_w_asm, w_out_len, w_restore, w_bad, w_words, w_body, w_raw} =
+    xr_info[wa_slot];
 
-// ---- W: the assembler ---------------------------------------------------------
+// WB's queue: what WA decided for each frame, in order (K_*: deliver, or
+// drop as malformed, or for want of a buffer)
+localparam [1:0] Q_DELIVER = 2'd0, Q_BAD = 2'd1, Q_NOBUF = 2'd2;
+localparam WQ_W = 2 + 60 + 64 + 16 + 14 + 1 + RING_AW + 1 + 16 + 16;
+reg  [WQ_W-1:0] wq [0:3];
+reg  [1:0]  wq_wp = 0, wq_rp = 0;
+reg  [2:0]  wq_cnt = 0;
+wire        wq_push, wq_pop;
 
-localparam [3:0] W_IDLE = 4'd0, W_DESC = 4'd2, W_WREQ = 4'd3,
-                 W_WDATA = 4'd4, W_DWREQ = 4'd5, W_DWDATA = 4'd6, W_DONE = 4'd7,
-                 W_DROP = 4'd8;
-reg  [3:0]   w_state = W_IDLE;
-reg          w_drop_bad = 1'b0;
-reg  [1:0]   dones = 0;
+localparam WA_IDLE = 1'b0, WA_CHK = 1'b1;
+reg         wa_state = WA_IDLE;
 
-reg          as_go = 1'b0;
-wire         as_done, as_busy;
-wire [DATA_W-1:0] o_tdata;
-wire [BB-1:0] o_tkeep;
+wire         as_go;
+wire         as_busy, as_go_ready;
+
+// (WA_CHK: the record and the FIFO's head are in registers a clock before)
+// a descriptor was posted for it as WA took it (then WA waits for it to be
+// read, RX_EN or not, unless nothing is being read with RX off)
+reg  wa_buf = 1'b0;
+wire wa_starved = !rx_en && d_avail == 0 && d_state == D_IDLE;
+assign wa_small = wa_state == WA_CHK && !w_bad && wa_buf && !d_flush && d_avail != 0 &&
+                  d_buf_len < {2'd0, w_out_len};
+wire wa_drop = w_bad || !wa_buf || wa_small || (wa_starved && !d_flush);
+assign wa_wait = wa_state == WA_CHK && !w_bad && wa_buf;
+assign d_take = wa_state == WA_CHK && !wa_drop && !d_flush && d_avail != 0 &&
+                as_go_ready && wq_cnt != 3'd4;
+wire wa_done = wa_state == WA_CHK && wq_cnt != 3'd4 && (wa_drop || d_take);
+assign wq_push = wa_done;
+assign as_go = d_take;
+
+always @(posedge clk) begin
+    case (wa_state)
+    WA_IDLE: begin
+        wa_buf <= rx_en && rxq_prod != wa_didx;
+        if (wa_idx != x_idx)
+            wa_state <= WA_CHK;
+    end
+    WA_CHK: begin
+        // dropped by X as malformed; or without a buffer (none posted, or
+        // too small: not used, and read again); or delivered (the
+        // assembler starts now)
+        if (wa_done) begin
+            wq[wq_wp] <= {w_bad ? Q_BAD : wa_drop ? Q_NOBUF : Q_DELIVER,
+                          d_slot, d_buf, d_buf_len, w_out_len, w_restore, w_words,
+                          w_body, w_raw};
+            wa_idx <= wa_idx + 16'd1;
+            wa_state <= WA_IDLE;
+        end
+    end
+    default: wa_state <= WA_IDLE;
+    endcase
+    if (wq_push)
+        wq_wp <= wq_wp + 2'd1;
+    if (wq_pop)
+        wq_rp <= wq_rp + 2'd1;
+    wq_cnt <= wq_cnt + {2'd0, wq_push} - {2'd0, wq_pop};
+    if (rst) begin
+        wa_state <= WA_IDLE;
+        wa_idx <= 0;
+        wq_wp <= 0;
+        wq_rp <= 0;
+        wq_cnt <= 0;
+    end
+end
+
+// ---- the assembler ---------------------------------------------------------------
+
+wire [DATA_W-1:0] a_tdata, o_tdata;
+wire [BB-1:0] a_tkeep, o_tkeep;
+wire         a_tvalid, a_tlast, a_tready;
 wire         o_tvalid, o_tlast;
+wire         o_tready;
+wire         o_empty;
+
+// (as_go with WA's decision: the record it reads is WA's)
+wire [XS_W-1:0] as_slot = wa_slot;
+wire [7:0]  as_hb_len;
+wire [15:0] as_seg0_start, as_seg0_len, as_seg1_len, as_seg2_start, as_seg2_len;
+wire [13:0] unused_as_out;
+wire        unused_as_restore, unused_as_bad;
+wire [RING_AW:0] unused_as_words;
+wire [15:0] unused_as_body, unused_as_raw;
+assign {as_hb_len, as_seg0_start, as_seg0_len, as_seg1_len, as_seg2_start, as_seg2_len,
+        unused_as_out, unused_as_restore, unused_as_bad, unused_as_words, unused_as_body,
+        unused_as_raw} = xr_info[as_slot];
 
 nic_assembler #(.DATA_W(DATA_W), .A_AW(RING_AW + BS), .B_AW(14 + XS_W)) asm_rx (
     .clk(clk), .rst(rst),
-    .go(as_go), .busy(as_busy), .done(as_done),
-    .hb(xr_hb[w_slot]), .hb_len(w_hb_len),
+    .go(as_go), .go_ready(as_go_ready), .busy(as_busy),
+    /* verilator lint_off PINCONNECTEMPTY */
+    .done(),            // (WB sees each frame's last beat itself)
+    /* verilator lint_on PINCONNECTEMPTY */
+    .hb(xr_hb[as_slot]), .hb_len(as_hb_len),
     .seg_b(3'b010),
-    .seg0_start(w_seg0_start), .seg0_len(w_seg0_len),
-    .seg1_start({w_slot, 14'd0}), .seg1_len(w_seg1_len),
-    .seg2_start(w_seg2_start), .seg2_len(w_seg2_len),
+    .seg0_start({{(XS_W - 2){1'b0}}, as_seg0_start}), .seg0_len(as_seg0_len),
+    .seg1_start({as_slot, 14'd0}), .seg1_len(as_seg1_len),
+    .seg2_start({{(XS_W - 2){1'b0}}, as_seg2_start}), .seg2_len(as_seg2_len),
     .rda_start_valid(as_rda_valid), .rda_start_ready(rw_ready),
     .rda_start_addr(as_rda_addr), .rda_start_len(as_rda_len),
     .rda_tdata(rw_tdata), .rda_tvalid(rw_tvalid),
@@ -1136,44 +1420,86 @@ nic_assembler #(.DATA_W(DATA_W), .A_AW(RING_AW + BS), .B_AW(14 + XS_W)) asm_rx (
     .rdb_start_addr(as_rdb_addr), .rdb_start_len(as_rdb_len),
     .rdb_tdata(rb_tdata), .rdb_tvalid(rb_tvalid),
     .rdb_tready(as_rdb_tready), .rdb_tlast(rb_tlast), .rdb_tlen(rb_tlen),
-    .m_axis_tdata(o_tdata), .m_axis_tkeep(o_tkeep), .m_axis_tvalid(o_tvalid),
-    .m_axis_tready(wr_ready && w_state == W_WDATA), .m_axis_tlast(o_tlast)
+    .m_axis_tdata(a_tdata), .m_axis_tkeep(a_tkeep), .m_axis_tvalid(a_tvalid),
+    .m_axis_tready(a_tready), .m_axis_tlast(a_tlast)
 );
 
-// ---- DMA writes ---------------------------------------------------------------
+// its beats wait here while WB writes a descriptor (or the DMA is busy),
+// so the assembler goes on with the next frame meanwhile
+nic_fifo #(.DATA_W(DATA_W), .ADDR_W(4)) o_fifo (
+    .clk(clk), .rst(rst),
+    .s_axis_tdata(a_tdata), .s_axis_tkeep(a_tkeep), .s_axis_tvalid(a_tvalid),
+    .s_axis_tready(a_tready), .s_axis_tlast(a_tlast),
+    .m_axis_tdata(o_tdata), .m_axis_tkeep(o_tkeep), .m_axis_tvalid(o_tvalid),
+    .m_axis_tready(o_tready), .m_axis_tlast(o_tlast),
+    .empty(o_empty)
+);
 
-assign d_used = w_state == W_DONE && dones == 2'd2;
-assign w_holds = w_state == W_WREQ || w_state == W_WDATA || w_state == W_DWREQ ||
-                 w_state == W_DWDATA || w_state == W_DONE;
-assign w_small = w_state == W_DESC && d_avail != 0 && !d_flush &&
-                 d_buf_len < {2'd0, w_out_len};
+// ---- WB: the DMA writes, in order -------------------------------------------------
 
-wire have_buf = rx_en && rxq_prod != rxq_cons;
+// the head of WB's queue
+wire [1:0]  q_kind;
+wire [59:0] q_slot;
+wire [63:0] q_buf;
+wire [15:0] q_buf_len;
+wire [13:0] q_out_len;
+wire        q_restore;
+wire [RING_AW:0] q_words;
+wire [15:0] q_body, q_raw;
+assign {q_kind, q_slot, q_buf, q_buf_len, q_out_len, q_restore, q_words, q_body,
+        q_raw} = wq[wq_rp];
 
-assign wr_req_valid = w_state == W_WREQ || w_state == W_DWREQ;
-assign wr_req_addr = w_state == W_WREQ ? d_buf : {d_slot, 4'd8};
-assign wr_req_len = w_state == W_WREQ ? {2'd0, w_out_len} : 16'd8;
-wire [63:0] desc_wb = {1'b1, w_restore, 30'd0, 2'd0, w_out_len, d_buf_len};
-assign wr_data = w_state == W_WDATA ? o_tdata : {{(DATA_W - 64){1'b0}}, desc_wb};
-assign wr_keep = w_state == W_WDATA ? o_tkeep : {{(BB - 8){1'b0}}, 8'hff};
-assign wr_last = w_state == W_WDATA ? o_tlast : 1'b1;
-assign wr_valid = (w_state == W_WDATA && o_tvalid) || w_state == W_DWDATA;
+localparam [2:0] WB_IDLE = 3'd0, WB_REQ = 3'd1, WB_DATA = 3'd2, WB_DREQ = 3'd3,
+                 WB_DDATA = 3'd4;
+reg  [2:0]   wb_state = WB_IDLE;
 
-// the frame leaves the ring when W has delivered or dropped it
-assign pop_frame = (w_state == W_DONE && dones == 2'd2) || w_state == W_DROP;
-assign pop_words = w_words;
+// frames whose two writes were issued and not yet both done: what their
+// completion counts
+reg  [46:0]  cq [0:3];
+reg  [1:0]   cq_wp = 0, cq_rp = 0;
+reg  [2:0]   cq_cnt = 0;
+reg          c_half = 1'b0;     // the oldest one's data write is done
+wire         cq_push = wb_state == WB_DDATA && wr_ready;
+assign d_complete = wr_done && c_half;
+wire [13:0]  c_out_len;
+wire         c_restore;
+wire [15:0]  c_body, c_raw;
+assign {c_out_len, c_restore, c_body, c_raw} = cq[cq_rp];
+
+assign o_tready = wb_state == WB_DATA && wr_ready;
+assign wr_req_valid = wb_state == WB_REQ || wb_state == WB_DREQ;
+assign wr_req_addr = wb_state == WB_REQ ? q_buf : {q_slot, 4'd8};
+assign wr_req_len = wb_state == WB_REQ ? {2'd0, q_out_len} : 16'd8;
+wire [63:0] desc_wb = {1'b1, q_restore, 30'd0, 2'd0, q_out_len, q_buf_len};
+assign wr_data = wb_state == WB_DATA ? o_tdata : {{(DATA_W - 64){1'b0}}, desc_wb};
+assign wr_keep = wb_state == WB_DATA ? o_tkeep : {{(BB - 8){1'b0}}, 8'hff};
+assign wr_last = wb_state == WB_DATA ? o_tlast : 1'b1;
+assign wr_valid = (wb_state == WB_DATA && o_tvalid) || wb_state == WB_DDATA;
+
+// a drop, or a delivered frame's data written: it leaves the ring, and W
+// is done with its record
+wire wb_drop = wb_state == WB_IDLE && wq_cnt != 0 && q_kind != Q_DELIVER;
+// (WB_DDATA: the entry after the head, and room for one more completion)
+wire [1:0] q_next_kind = wq[wq_rp + 2'd1][WQ_W-1 -: 2];
+wire wb_next_go = wq_cnt >= 3'd2 && q_next_kind == Q_DELIVER && cq_cnt <= 3'd2;
+wire wb_data_end = wb_state == WB_DATA && wr_ready && o_tvalid && o_tlast;
+assign pop_frame = wb_drop || wb_data_end;
+assign pop_words = q_words;
+assign wq_pop = wb_drop || cq_push;
 
 // no frame queued, being received (a beat coming in counts: the first of a
 // frame, or a one-beat frame, is in no register yet), processed or
 // delivered, no descriptor being read
-assign idle = h_state == H_IDLE && x_state == X_IDLE && w_state == W_IDLE &&
-              d_state == D_IDLE && q_cnt == 0 && !as_busy && h_idx == xh_idx &&
-              x_idx == w_idx && f_bytes == 0 && !s_axis_tvalid;
+assign idle = h_state == H_IDLE && xi_state == XI_IDLE && xr_state == XR_IDLE &&
+              x_state == X_IDLE &&
+              wa_state == WA_IDLE && wb_state == WB_IDLE && d_state == D_IDLE &&
+              q_cnt == 0 && !as_busy && o_empty && h_idx == xf_idx && x_idx == w_idx &&
+              wq_cnt == 0 && cq_cnt == 0 &&
+              f_bytes == 0 && !s_axis_tvalid;
 
-// ---- W's state machine -----------------------------------------------------------
+// ---- WB's state machine, the completions, the counters ---------------------------
 
 always @(posedge clk) begin
-    as_go <= 1'b0;
     event_done <= 1'b0;
     stat_inc <= 0;
     // ingress counters
@@ -1182,77 +1508,69 @@ always @(posedge clk) begin
     stat_inc[111:96] <= {15'd0, i_drop_buf};               // rx_drop_no_buffer
     stat_inc[127:112] <= {15'd0, i_drop_mac};              // rx_drop_mac
 
-    case (w_state)
-    W_IDLE: begin
-        if (x_idx != w_idx) begin
-            // dropped by X as malformed; or without a buffer: no buffer
-            w_drop_bad <= w_bad;
-            w_state <= w_bad || !have_buf ? W_DROP : W_DESC;
+    case (wb_state)
+    WB_IDLE: begin
+        if (wb_drop) begin
+            if (q_kind == Q_BAD)
+                stat_inc[95:80] <= 16'd1;                  // rx_drop_malformed
+            else
+                stat_inc[111:96] <= {15'd0, i_drop_buf} + 16'd1; // rx_drop_no_buffer
+        end else if (wq_cnt != 0 && cq_cnt != 3'd4) begin
+            wb_state <= WB_REQ;
         end
     end
-    W_DESC: begin
-        // D reads it, if it has not yet; a buffer too small is not used
-        // (w_small: it is read again for the next frame)
-        if (d_avail != 0 && !d_flush)
-            w_state <= w_small ? W_DROP : W_WREQ;
-    end
-    W_WREQ: begin
-        dones <= 0;
-        if (wr_req_ready) begin
-            as_go <= 1'b1;
-            w_state <= W_WDATA;
-        end
-    end
-    W_WDATA: begin
-        if (wr_done)
-            dones <= dones + 2'd1;
-        if (as_done)
-            w_state <= W_DWREQ;
-    end
-    W_DWREQ: begin
-        if (wr_done)
-            dones <= dones + 2'd1;
+    WB_REQ: begin
         if (wr_req_ready)
-            w_state <= W_DWDATA;
+            wb_state <= WB_DATA;
     end
-    W_DWDATA: begin
-        if (wr_done)
-            dones <= dones + 2'd1;
-        if (wr_ready)
-            w_state <= W_DONE;
+    WB_DATA: begin
+        if (wb_data_end)
+            wb_state <= WB_DREQ;
     end
-    W_DONE: begin
-        if (wr_done)
-            dones <= dones + 2'd1;
-        if (dones == 2'd2) begin
-            rxq_cons <= rxq_cons + 16'd1;
-            event_done <= 1'b1;
-            stat_inc[143:128] <= 16'd1;                    // rx_delivered
-            stat_inc[159:144] <= {2'd0, w_out_len};        // rx_delivered_bytes
-            if (w_restore) begin
-                stat_inc[47:32] <= 16'd1;                  // rx_decomp_frames
-                stat_inc[63:48] <= w_body;                 // rx_decomp_in_bytes
-                stat_inc[79:64] <= w_raw;                  // rx_decomp_out_bytes
-            end
-            w_idx <= w_idx + 16'd1;
-            w_state <= W_IDLE;
+    WB_DREQ: begin
+        if (wr_req_ready)
+            wb_state <= WB_DDATA;
+    end
+    WB_DDATA: begin
+        if (wr_ready) begin
+            cq[cq_wp] <= {q_out_len, q_restore, q_body, q_raw};
+            // the next frame's data at once if it is one to deliver
+            wb_state <= wb_next_go ? WB_REQ : WB_IDLE;
         end
     end
-    W_DROP: begin
-        if (w_drop_bad)
-            stat_inc[95:80] <= 16'd1;                      // rx_drop_malformed
-        else
-            stat_inc[111:96] <= {15'd0, i_drop_buf} + 16'd1; // rx_drop_no_buffer
-        w_idx <= w_idx + 16'd1;
-        w_state <= W_IDLE;
-    end
-    default: w_state <= W_IDLE;
+    default: wb_state <= WB_IDLE;
     endcase
+    if (pop_frame)
+        w_idx <= w_idx + 16'd1;
+
+    // two writes a frame, their dones in order: the second completes it
+    if (wr_done)
+        c_half <= !c_half;
+    if (d_complete) begin
+        rxq_cons <= rxq_cons + 16'd1;
+        event_done <= 1'b1;
+        stat_inc[143:128] <= 16'd1;                        // rx_delivered
+        stat_inc[159:144] <= {2'd0, c_out_len};            // rx_delivered_bytes
+        if (c_restore) begin
+            stat_inc[47:32] <= 16'd1;                      // rx_decomp_frames
+            stat_inc[63:48] <= c_body;                     // rx_decomp_in_bytes
+            stat_inc[79:64] <= c_raw;                      // rx_decomp_out_bytes
+        end
+    end
+    if (cq_push)
+        cq_wp <= cq_wp + 2'd1;
+    if (d_complete)
+        cq_rp <= cq_rp + 2'd1;
+    cq_cnt <= cq_cnt + {2'd0, cq_push} - {2'd0, d_complete};
 
     if (rst) begin
-        w_state <= W_IDLE;
+        wb_state <= WB_IDLE;
         w_idx <= 0;
         rxq_cons <= 0;
+        c_half <= 1'b0;
+        cq_wp <= 0;
+        cq_rp <= 0;
+        cq_cnt <= 0;
     end
 end
 
