@@ -156,15 +156,20 @@ reg          rd_lock = 1'b0, rd_owner = 1'b0;   // owner 1: RX
 wire         rd_pick = rd_lock ? rd_owner : rx_rd_req_valid;
 wire         rd_any = rd_lock || tx_rd_req_valid || rx_rd_req_valid;
 
-assign m_dma_rd_req_valid = rd_any && (rd_pick ? rx_rd_req_valid : tx_rd_req_valid);
+// (no request while the owners' FIFO below is full; it fills only as a
+// request is taken, so a request up is never withdrawn)
+wire         rd_ids_full;
+assign m_dma_rd_req_valid = rd_any && !rd_ids_full &&
+                            (rd_pick ? rx_rd_req_valid : tx_rd_req_valid);
 assign m_dma_rd_req_addr = rd_pick ? rx_rd_req_addr : tx_rd_req_addr;
 assign m_dma_rd_req_len = rd_pick ? rx_rd_req_len : tx_rd_req_len;
 wire   rd_req_fire = m_dma_rd_req_valid && m_dma_rd_req_ready;
 
 // who each outstanding read belongs to
 reg  [3:0] rd_ids = 0;
-reg  [1:0] rd_id_wp = 0, rd_id_rp = 0;
-wire       rd_resp_owner = rd_ids[rd_id_rp];
+reg  [2:0] rd_id_wp = 0, rd_id_rp = 0;
+wire       rd_resp_owner = rd_ids[rd_id_rp[1:0]];
+assign     rd_ids_full = rd_id_wp - rd_id_rp == 3'd4;
 
 assign s_dma_rd_ready = rd_resp_owner ? rx_rd_ready : tx_rd_ready;
 wire   rd_resp_done = s_dma_rd_valid && s_dma_rd_ready && s_dma_rd_last;
@@ -183,11 +188,11 @@ always @(posedge clk) begin
     end
     if (rd_req_fire) begin
         rd_lock <= 1'b0;
-        rd_ids[rd_id_wp] <= rd_pick;
-        rd_id_wp <= rd_id_wp + 2'd1;
+        rd_ids[rd_id_wp[1:0]] <= rd_pick;
+        rd_id_wp <= rd_id_wp + 3'd1;
     end
     if (rd_resp_done)
-        rd_id_rp <= rd_id_rp + 2'd1;
+        rd_id_rp <= rd_id_rp + 3'd1;
     if (rst) begin
         rd_lock <= 1'b0;
         rd_id_wp <= 0;
@@ -206,14 +211,16 @@ wire         tx_wr_last, rx_wr_last, tx_wr_valid, rx_wr_valid;
 
 reg          wr_busy = 1'b0;      // a request was taken; its data is flowing
 reg          wr_lock = 1'b0, wr_owner = 1'b0;
-// round robin when both ask: RX's frames would otherwise keep TX's status
-// writes (and so its completions) waiting for a gap between them
-reg          wr_last_rx = 1'b0;   // the last request taken was RX's
-wire         wr_pick = wr_busy || wr_lock ? wr_owner :
-                       rx_wr_req_valid && tx_wr_req_valid ? !wr_last_rx :
-                       rx_wr_req_valid;
+// TX first when both ask: its writes are 4-byte statuses, at most one per
+// frame sent, while RX's frames would otherwise keep them (and so TX's
+// completions) waiting for a gap between them
+wire         wr_pick = wr_busy || wr_lock ? wr_owner : !tx_wr_req_valid;
 
-assign m_dma_wr_req_valid = !wr_busy && (wr_pick ? rx_wr_req_valid : tx_wr_req_valid);
+// (as for reads, no request while the owners' FIFO is full: writes wait for
+// their dones there, and TX and RX each have several in flight)
+wire         wr_ids_full;
+assign m_dma_wr_req_valid = !wr_busy && !wr_ids_full &&
+                            (wr_pick ? rx_wr_req_valid : tx_wr_req_valid);
 assign m_dma_wr_req_addr = wr_pick ? rx_wr_req_addr : tx_wr_req_addr;
 assign m_dma_wr_req_len = wr_pick ? rx_wr_req_len : tx_wr_req_len;
 wire   wr_req_fire = m_dma_wr_req_valid && m_dma_wr_req_ready;
@@ -224,9 +231,10 @@ assign m_dma_wr_last = wr_owner ? rx_wr_last : tx_wr_last;
 assign m_dma_wr_valid = wr_busy && (wr_owner ? rx_wr_valid : tx_wr_valid);
 wire   wr_data_end = m_dma_wr_valid && m_dma_wr_ready && m_dma_wr_last;
 
-reg  [7:0] wr_ids = 0;
-reg  [2:0] wr_id_wp = 0, wr_id_rp = 0;
-wire       done_owner = wr_ids[wr_id_rp];
+reg  [15:0] wr_ids = 0;
+reg  [4:0] wr_id_wp = 0, wr_id_rp = 0;
+wire       done_owner = wr_ids[wr_id_rp[3:0]];
+assign     wr_ids_full = wr_id_wp - wr_id_rp == 5'd16;
 
 wire wr_owner_valid = wr_owner ? rx_wr_req_valid : tx_wr_req_valid;
 
@@ -241,14 +249,13 @@ always @(posedge clk) begin
         wr_lock <= 1'b0;
         wr_busy <= 1'b1;
         wr_owner <= wr_pick;
-        wr_last_rx <= wr_pick;
-        wr_ids[wr_id_wp] <= wr_pick;
-        wr_id_wp <= wr_id_wp + 3'd1;
+        wr_ids[wr_id_wp[3:0]] <= wr_pick;
+        wr_id_wp <= wr_id_wp + 5'd1;
     end
     if (wr_data_end)
         wr_busy <= 1'b0;
     if (s_dma_wr_done)
-        wr_id_rp <= wr_id_rp + 3'd1;
+        wr_id_rp <= wr_id_rp + 5'd1;
     if (rst) begin
         wr_busy <= 1'b0;
         wr_lock <= 1'b0;

@@ -1064,10 +1064,12 @@ end
 // W: status writes, in order
 // ===========================================================================
 
-localparam [1:0] W_IDLE = 2'd0, W_REQ = 2'd1, W_DATA = 2'd2, W_WAIT = 2'd3;
+localparam [1:0] W_IDLE = 2'd0, W_REQ = 2'd1, W_DATA = 2'd2;
 reg [1:0] w_state = W_IDLE;
+// status writes issued, their dones not yet seen (CONS moves with each)
+reg [2:0] w_pend = 0;
 
-assign wq_pop = w_state == W_WAIT && wr_done;
+assign wq_pop = w_state == W_DATA && wr_ready;
 
 assign wr_req_valid = w_state == W_REQ;
 assign wr_req_addr = {wq_addr[wq_rp], 5'd24};    // the status word
@@ -1077,11 +1079,13 @@ assign wr_keep = {{(BB - 4){1'b0}}, 4'hf};
 assign wr_last = 1'b1;
 assign wr_valid = w_state == W_DATA;
 
+// Each status is written without waiting for the last one's done: the
+// dones come in order, and CONS and the completion event follow them.
 always @(posedge clk) begin
     event_done <= 1'b0;
     case (w_state)
     W_IDLE: begin
-        if (wq_cnt != 0)
+        if (wq_cnt != 0 && w_pend != 3'd7)
             w_state <= W_REQ;
     end
     W_REQ: begin
@@ -1089,20 +1093,20 @@ always @(posedge clk) begin
             w_state <= W_DATA;
     end
     W_DATA: begin
+        // (the queue's next status at once)
         if (wr_ready)
-            w_state <= W_WAIT;
-    end
-    W_WAIT: begin
-        if (wr_done) begin
-            txq_cons <= txq_cons + 16'd1;
-            event_done <= 1'b1;
-            w_state <= W_IDLE;
-        end
+            w_state <= wq_cnt >= 3'd2 && w_pend <= 3'd5 ? W_REQ : W_IDLE;
     end
     default: w_state <= W_IDLE;
     endcase
+    w_pend <= w_pend + {2'd0, w_state == W_DATA && wr_ready} - {2'd0, wr_done};
+    if (wr_done) begin
+        txq_cons <= txq_cons + 16'd1;
+        event_done <= 1'b1;
+    end
     if (rst) begin
         w_state <= W_IDLE;
+        w_pend <= 0;
         txq_cons <= 0;
         event_done <= 1'b0;
     end
@@ -1117,7 +1121,7 @@ assign rd_ready = f_state == F_DWAIT || f_state == F_FETCH;
 // nothing to do: no descriptor waiting, nothing in flight
 assign idle = f_state == F_IDLE && f_idx == s_idx && p_state == P_IDLE &&
               s_state == S_IDLE && !as_busy && wq_cnt == 0 &&
-              w_state == W_IDLE && !(tx_en && txq_prod != f_idx);
+              w_state == W_IDLE && w_pend == 0 && !(tx_en && txq_prod != f_idx);
 
 
 endmodule

@@ -27,7 +27,7 @@ LEAVES=(inc_quant inc_quant_shift inc_quant_round inc_dequant inc_tag_offsets in
 # the NIC (rtl/nic): the top and its blocks (by LANES, by DATA_W, the rest)
 NIC_DIR=${INC_NIC_DIR:-rtl/nic}
 NIC_LANES=(inc_nic nic_tx nic_rx)
-NIC_WIDTH=(nic_assembler nic_rd_stream nic_csum_acc nic_frame_fifo)
+NIC_WIDTH=(nic_assembler nic_rd_stream nic_csum_acc nic_frame_fifo nic_fifo)
 NIC=(nic_csr nic_irq nic_hdr_parse nic_hdr_parse_reg nic_l4_parse nic_csa_tree nic_hsum
 	nic_fold nic_ram)
 

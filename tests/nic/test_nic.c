@@ -2276,6 +2276,54 @@ static void phase_nobp(void)
 	phase_end(name);
 }
 
+/*
+ * The same traffic with a slow bridge: reads answered up to 200 clocks
+ * late, writes' dones up to 400 clocks after their data. Many writes are
+ * then in flight at once (the NIC writes on without waiting for dones):
+ * every frame must still be right, each completion after its writes.
+ */
+static void phase_slow_dma(void)
+{
+	const char *name = "dma/slow";
+	size_t n = scaled(200), i, bytes_tx = 0, bytes_rx = 0;
+	struct item *tx = calloc(n, sizeof(*tx)), *rx = calloc(n, sizeof(*rx));
+	struct nic_env_cfg c = cfg_std;
+	struct run r;
+
+	nic_env_cfg_nobp(&c);
+	c.rd_lat_max = 200;
+	c.wr_done_max = 400;
+	if (phase_begin(name, &c, 8, 8, 9018))
+		return;
+	mixed_items(tx, rx, n);
+	for (i = 0; i < n; i++) {
+		bytes_tx += tx[i].len;
+		bytes_rx += rx[i].deliv_len;
+	}
+	wr(INC_CTRL, INC_CTRL_TX_EN | INC_CTRL_RX_EN);
+	memset(&r, 0, sizeof(r));
+	r.tx = tx;
+	r.ntx = n;
+	r.rx = rx;
+	r.nrx = n;
+	r.rx_buf_len = BUF_SIZE;
+	r.timeout = 40000000;
+	run_traffic(&r);
+	check_wire(&r, name);
+	check_tx_status(&r, name);
+	check_rx(&r, name);
+	t_diag("%s: %zu + %zu frames, %zu host bytes sent in %llu clocks and %zu delivered in %llu (%.1f and %.1f bytes/clock)",
+	       name, n, n, bytes_tx, (unsigned long long)r.tx_clocks, bytes_rx,
+	       (unsigned long long)r.rx_clocks,
+	       (double)bytes_tx / (double)(r.tx_clocks ? r.tx_clocks : 1),
+	       (double)bytes_rx / (double)(r.rx_clocks ? r.rx_clocks : 1));
+	wr(INC_CTRL, 0);
+	run_free(&r);
+	items_free(tx, n);
+	items_free(rx, n);
+	phase_end(name);
+}
+
 /* ---- 12. interrupts ---- */
 
 struct irq_probe {
@@ -2917,6 +2965,7 @@ int main(void)
 		{ "backpressure", phase_backpressure },
 		{ "rx/line-rate", phase_rx_stress },
 		{ "no-backpressure", phase_nobp },
+		{ "dma/slow", phase_slow_dma },
 		{ "interrupts", phase_irq },
 		{ "statistics", phase_stats },
 		{ "dma/64-bit", phase_high_memory },
