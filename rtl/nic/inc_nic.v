@@ -166,10 +166,10 @@ assign m_dma_rd_req_len = rd_pick ? rx_rd_req_len : tx_rd_req_len;
 wire   rd_req_fire = m_dma_rd_req_valid && m_dma_rd_req_ready;
 
 // who each outstanding read belongs to
-reg  [3:0] rd_ids = 0;
-reg  [2:0] rd_id_wp = 0, rd_id_rp = 0;
-wire       rd_resp_owner = rd_ids[rd_id_rp[1:0]];
-assign     rd_ids_full = rd_id_wp - rd_id_rp == 3'd4;
+reg  [15:0] rd_ids = 0;
+reg  [4:0] rd_id_wp = 0, rd_id_rp = 0;
+wire       rd_resp_owner = rd_ids[rd_id_rp[3:0]];
+assign     rd_ids_full = rd_id_wp - rd_id_rp == 5'd16;
 
 assign s_dma_rd_ready = rd_resp_owner ? rx_rd_ready : tx_rd_ready;
 wire   rd_resp_done = s_dma_rd_valid && s_dma_rd_ready && s_dma_rd_last;
@@ -188,11 +188,11 @@ always @(posedge clk) begin
     end
     if (rd_req_fire) begin
         rd_lock <= 1'b0;
-        rd_ids[rd_id_wp[1:0]] <= rd_pick;
-        rd_id_wp <= rd_id_wp + 3'd1;
+        rd_ids[rd_id_wp[3:0]] <= rd_pick;
+        rd_id_wp <= rd_id_wp + 5'd1;
     end
     if (rd_resp_done)
-        rd_id_rp <= rd_id_rp + 3'd1;
+        rd_id_rp <= rd_id_rp + 5'd1;
     if (rst) begin
         rd_lock <= 1'b0;
         rd_id_wp <= 0;

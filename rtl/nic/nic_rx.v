@@ -1186,19 +1186,22 @@ end
 wire [11:0] ring_mask = ~(12'hfff << rxq_size);
 wire        unused_base = ^rxq_base[3:0];   // below the descriptor size
 // D reads descriptors from d_fidx on into a FIFO of ND, as long as PROD is
-// ahead of it and frames in the ring have none yet (a descriptor is read
-// once a frame has come for it, not before, so it is read as it was when
-// that frame came); WA takes them from the FIFO, in order, for the frames
-// it starts (wa_didx: the next it takes; [wa_didx, d_fidx) are in the
-// FIFO or being read; CONS follows as frames complete). What was read
-// ahead is read again after a frame found the head's buffer too small (the
-// driver may have posted it before it was ready, or the read may have
-// failed: bus mastering off) and when RX is turned off (the ring may
-// change then).
+// ahead of it and frames in the ring (or coming in) have none yet: a
+// descriptor is read once a frame is coming for it, not before (a frame
+// that comes while bus mastering is off finds its descriptor's read
+// failed, and is dropped without using it). WA takes them from the FIFO,
+// in order, for the frames it starts (wa_didx: the next it takes;
+// [wa_didx, d_fidx) are in the FIFO or being read; CONS follows as frames
+// complete; d_out = d_fidx - CONS). A buffer too small for
+// WA's frame is read again before the frame is dropped for it: what was
+// read ahead goes, and is read again from the head (a read that failed,
+// with bus mastering off, gave a 0-byte buffer; a driver may have posted a
+// descriptor before it wrote it). So is all of it when RX is turned off
+// (the ring may change then).
 localparam [2:0] ND = 3'd4;
 reg  [15:0] d_fidx = 0;
 reg  [15:0] wa_didx = 0;
-reg  [4:0]  d_out = 0;              // read (or being read), not complete: d_fidx - CONS
+reg  [4:0]  d_out = 0;
 reg  [2:0]  d_avail = 0;            // in the FIFO
 reg  [1:0]  d_wp = 0, d_rp = 0;
 reg  [59:0] df_slot [0:3];          // the descriptor's address / 16
@@ -1224,8 +1227,9 @@ wire        d_take;                 // WA takes the head for a frame
 wire        d_complete;             // a frame's writes are done: CONS moves
 wire        wa_small;               // the head's buffer is too small for WA's frame
 reg         d_flush = 1'b0;         // read again from wa_didx, once D is idle
+wire [5:0]  d_frames = {1'b0, q_cnt} + {5'd0, f_bytes != 0};
 wire        d_fetch = d_state == D_IDLE && rx_en && rxq_prod != d_fidx &&
-                      d_avail != ND && d_out < q_cnt && slot_fresh &&
+                      d_avail != ND && {1'b0, d_out} < d_frames && slot_fresh &&
                       !d_flush;
 wire        wa_wait;                // WA waits for a descriptor for its frame
 wire        d_flushing = (d_flush || (!rx_en && !wa_wait)) && d_state == D_IDLE;
@@ -1334,13 +1338,17 @@ wire         as_busy, as_go_ready;
 // a descriptor was posted for it as WA took it (then WA waits for it to be
 // read, RX_EN or not, unless nothing is being read with RX off)
 reg  wa_buf = 1'b0;
+// the head was read again for this frame (after it looked too small)
+reg  wa_rechk = 1'b0;
 wire wa_starved = !rx_en && d_avail == 0 && d_state == D_IDLE;
-assign wa_small = wa_state == WA_CHK && !w_bad && wa_buf && !d_flush && d_avail != 0 &&
-                  d_buf_len < {2'd0, w_out_len};
-wire wa_drop = w_bad || !wa_buf || wa_small || (wa_starved && !d_flush);
+wire wa_toosmall = wa_state == WA_CHK && !w_bad && wa_buf && !d_flush && d_avail != 0 &&
+                   d_buf_len < {2'd0, w_out_len};
+assign wa_small = wa_toosmall && !wa_rechk;         // read it again
+wire wa_drop = w_bad || !wa_buf || (wa_toosmall && wa_rechk) ||
+               (wa_starved && !d_flush);
 assign wa_wait = wa_state == WA_CHK && !w_bad && wa_buf;
-assign d_take = wa_state == WA_CHK && !wa_drop && !d_flush && d_avail != 0 &&
-                as_go_ready && wq_cnt != 3'd4;
+assign d_take = wa_state == WA_CHK && !wa_drop && !wa_toosmall && !d_flush &&
+                d_avail != 0 && as_go_ready && wq_cnt != 3'd4;
 wire wa_done = wa_state == WA_CHK && wq_cnt != 3'd4 && (wa_drop || d_take);
 assign wq_push = wa_done;
 assign as_go = d_take;
@@ -1354,9 +1362,12 @@ always @(posedge clk) begin
     end
     WA_CHK: begin
         // dropped by X as malformed; or without a buffer (none posted, or
-        // too small: not used, and read again); or delivered (the
-        // assembler starts now)
+        // too small, read again: not used); or delivered (the assembler
+        // starts now)
+        if (wa_small)
+            wa_rechk <= 1'b1;
         if (wa_done) begin
+            wa_rechk <= 1'b0;
             wq[wq_wp] <= {w_bad ? Q_BAD : wa_drop ? Q_NOBUF : Q_DELIVER,
                           d_slot, d_buf, d_buf_len, w_out_len, w_restore, w_words,
                           w_body, w_raw};

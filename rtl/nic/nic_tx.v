@@ -108,7 +108,7 @@ localparam [7:0] R_COMPRESSED = 8'd0, R_NOT_ASKED = 8'd1, R_NOT_IP = 8'd2,
                  R_BAD_PARAMS = 8'd6, R_NO_GAIN = 8'd7;
 
 // record slots: NR frames in flight at most
-localparam SLOT_W = 3;
+localparam SLOT_W = 4;
 localparam [15:0] NR = 16'd1 << SLOT_W;
 // the rings, in words of a beat: the frame RAM 64 KiB (seven 9018-byte
 // frames, dozens of common ones), the body RAM 32 KiB (three bodies of the
@@ -120,49 +120,153 @@ localparam NHW = (160 + BB - 1) / BB;
 localparam [3:0] NHW4 = NHW[3:0];
 
 // ===========================================================================
-// F: descriptor, frame, parse
+// F: descriptors, frames, parse
 // ===========================================================================
 
-localparam [2:0] F_IDLE = 3'd0, F_SLOT = 3'd1, F_DREQ = 3'd2, F_DWAIT = 3'd3,
-                 F_FREQ = 3'd4, F_FETCH = 3'd5, F_PWAIT = 3'd6;
+// Four parts, each on its own frame, with several reads in flight (a
+// bridge answers reads late, in order): TD reads descriptors ahead into a
+// FIFO (ND); TR takes one, reserves its words in the frame ring and asks
+// for the frame (or, for a descriptor in error, nothing); TF writes the
+// frames' beats into the ring as they come, keeping each one's first 160
+// bytes; Q parses them and writes F's record. The read answers are TD's or
+// TF's by the order of the requests (tk, a FIFO of their kinds).
 
-reg  [2:0]  f_state = F_IDLE;
-reg  [15:0] f_idx = 0;          // the next descriptor to fetch
+reg  [15:0] f_idx = 0;          // records Q wrote (P may take them)
 reg  [15:0] p_idx = 0;          // the next descriptor P takes
 reg  [15:0] pd_idx = 0;         // the next descriptor P finishes
 reg  [15:0] s_idx = 0;          // the next descriptor S finishes (slots below are free)
-
-// the descriptor
-reg [63:0] f_addr = 0;
-reg [13:0] f_len = 0;
-reg        f_comp = 1'b0;
-reg [7:0]  f_k = 0, f_mode = 0;
-reg [15:0] f_off = 0, f_rlen = 0;
-reg [63:0] f_dslot = 0;         // the descriptor's host address
-reg        f_err = 1'b0;
-reg [SLOT_W-1:0] f_slot = 0;
-// the frame ring: F writes from fw_ptr, S frees up to ff_ptr (a wrap bit
-// above the word address), so the room is 2^FR_AW - (fw_ptr - ff_ptr)
-reg  [FR_AW:0]   fw_ptr = 0, ff_ptr = 0;
-reg  [FR_AW:0]   f_room = 0;
-reg  [8:0]       f_words = 0;   // the frame's words, ceil(len / BB)
-// (f_room a clock late: it only grows while F waits)
-wire             f_fits = f_room >= {{(FR_AW - 8){1'b0}}, f_words};
-always @(posedge clk)
-    f_room <= (1 << FR_AW) - (fw_ptr - ff_ptr);
+reg  [15:0] td_idx = 0;         // the next descriptor TD reads
+reg  [15:0] tr_idx = 0;         // the next descriptor TR takes
 
 wire [11:0] ring_mask = ~(12'hfff << txq_size);
-// the descriptor's address, BASE's bits below the descriptor size ignored
-// (docs/regmap.md), added in two clocks: the low 32 bits and their carry in
-// F_IDLE, the high ones in F_SLOT
-wire [32:0] slot_lo_c = {1'b0, txq_base[31:5], 5'd0} +
-                        {16'd0, f_idx[11:0] & ring_mask, 5'd0};
-reg  [32:0] slot_lo = 0;
 wire        unused_base = ^txq_base[4:0];   // below the descriptor size
 
-wire [15:0] f_inflight = f_idx - s_idx;
-wire        f_start = f_state == F_IDLE && tx_en && txq_prod != f_idx &&
-                      f_inflight < NR;
+// ---- the order of TX's reads: 1 a descriptor (TD's), 0 a frame (TF's) ----
+localparam TK_AW = 4;
+reg  [(1 << TK_AW)-1:0] tk = 0;
+reg  [TK_AW:0] tk_wp = 0, tk_rp = 0;
+wire         tk_full = tk_wp - tk_rp == (1 << TK_AW);
+wire         tk_desc = tk[tk_rp[TK_AW-1:0]];        // the next answer is a descriptor
+wire         tk_any = tk_wp != tk_rp;
+
+// ---- TD: descriptors read ahead ----
+localparam [15:0] ND = 16'd4;
+// the address of descriptor td_idx, BASE's bits below the descriptor size
+// ignored (docs/regmap.md), in two clocks (the low 32 bits and their
+// carry, then the high ones): td_fresh once both have followed td_idx
+// (in units of the 32-byte descriptor)
+reg  [27:0] slot_lo = 0;
+reg  [58:0] td_slot = 0;
+reg  [1:0]  td_age = 0;
+wire        td_fresh = td_age == 2'd2;
+always @(posedge clk) begin
+    slot_lo <= {1'b0, txq_base[31:5]} + {16'd0, td_idx[11:0] & ring_mask};
+    td_slot <= {txq_base[63:32] + {31'd0, slot_lo[27]}, slot_lo[26:0]};
+end
+// the descriptors read and not yet taken by TR (the FIFO and reads in
+// flight) stay under ND
+wire [15:0] td_ahead = td_idx - tr_idx;
+reg         td_req = 1'b0;      // a request is up (it stays until taken)
+reg  [58:0] td_req_slot = 0;
+wire        td_go = !td_req && tx_en && txq_prod != td_idx && td_ahead < ND &&
+                    td_fresh;
+
+// the descriptors' addresses, in the order of TD's requests
+reg  [58:0] tda [0:3];
+reg  [1:0]  tda_wp = 0, tda_rp = 0;
+
+// the FIFO of descriptors read: the fields TR and the rest of F use
+localparam DQ_W = 64 + 14 + 1 + 8 + 8 + 16 + 16 + 59 + 1;
+reg  [DQ_W-1:0] dq [0:3];
+reg  [1:0]  dq_wp = 0, dq_rp = 0;
+reg  [2:0]  dq_cnt = 0;
+wire        d_resp = rd_valid && rd_ready && tk_desc;   // a descriptor arrives
+// a descriptor in error: a bad length (counted in tx_desc_errors)
+wire        d_bad = rd_data[79:78] != 2'd0 || rd_data[77:64] < 14'd14 ||
+                    rd_data[77:64] > max_frame;
+wire [DQ_W-1:0] d_in = {rd_data[63:0], rd_data[77:64], rd_data[80], rd_data[103:96],
+                        rd_data[111:104], rd_data[127:112], rd_data[143:128],
+                        tda[tda_rp], d_bad};
+
+// ---- TR: a frame's words reserved in the ring, its read asked for ----
+// the frame ring: TR reserves from fr_ptr, S frees up to ff_ptr (a wrap bit
+// above the word address)
+reg  [FR_AW:0]   fr_ptr = 0, ff_ptr = 0;
+reg  [FR_AW:0]   f_room = 0;
+// (f_room a clock late: it only grows while TR waits)
+always @(posedge clk)
+    f_room <= (1 << FR_AW) - (fr_ptr - ff_ptr);
+
+// the head of dq
+wire [63:0] t_addr;
+wire [13:0] t_len;
+wire        t_comp;
+wire [7:0]  t_k, t_mode;
+wire [15:0] t_off, t_rlen;
+wire [58:0] t_dslot;
+wire        t_err;
+assign {t_addr, t_len, t_comp, t_k, t_mode, t_off, t_rlen, t_dslot, t_err} = dq[dq_rp];
+wire [8:0]  t_words = {{(BS - 5){1'b0}}, t_len[13:BS]} + {8'd0, t_len[BS-1:0] != 0};
+wire        t_fits = f_room >= {{(FR_AW - 8){1'b0}}, t_words};
+wire [15:0] f_inflight = tr_idx - s_idx;
+
+// frames asked for (or in error, not asked), in order, for TF
+localparam FQ_W = DQ_W - 64 + FR_AW + 1;
+reg  [FQ_W-1:0] fq [0:7];
+reg  [2:0]  fq_wp = 0, fq_rp = 0;
+reg  [3:0]  fq_cnt = 0;
+
+// A frame is read in requests of RD_CHUNK bytes (as a PCIe bridge splits
+// reads at its maximum read request size): the receive engine's
+// descriptor reads, answered in order with them, wait for at most TR_MAX
+// of them, however long the frame
+localparam [13:0] RD_CHUNK = 14'd512;
+localparam [3:0] TR_MAX = 4'd4;
+reg         tr_req = 1'b0;      // a chunk's read is up
+reg  [3:0]  tr_out = 0;         // chunks asked for (or up), not yet all in
+reg  [63:0] tr_req_addr = 0;
+reg  [13:0] tr_req_len = 0;
+reg  [13:0] tr_left = 0;        // the frame's bytes after this chunk
+wire [13:0] tr_next = tr_left > RD_CHUNK ? RD_CHUNK : tr_left;
+// TR takes the head: a record slot is free, TF's queue and tk have room,
+// and (but for a descriptor in error) the ring has room for the frame
+wire        tr_busy = tr_req || tr_left != 0;  // a frame's chunks are being asked for
+wire        tr_go = !tr_busy && dq_cnt != 0 && f_inflight < NR && fq_cnt != 4'd8 &&
+                    (t_err || (t_fits && !tk_full && tr_out < TR_MAX));
+// the frame's next chunk
+wire        tr_more = !tr_req && tr_left != 0 && !tk_full && tr_out < TR_MAX;
+
+// ---- the read requests: TR's, else TD's; one stays up until taken ----
+reg         rq_tr = 1'b0;       // the request up is TR's
+wire        rq_valid = td_req || tr_req;
+wire        rq_is_tr = rq_lock ? rq_tr : tr_req;
+reg         rq_lock = 1'b0;
+assign rd_req_valid = rq_valid;
+assign rd_req_addr = rq_is_tr ? tr_req_addr : {td_req_slot, 5'd0};
+assign rd_req_len = rq_is_tr ? {2'd0, tr_req_len} : 16'd32;
+wire        rq_fire = rq_valid && rd_req_ready;
+
+// ---- TF: the frames' beats into the ring ----
+localparam [1:0] TF_IDLE = 2'd0, TF_FETCH = 2'd1, TF_HAND = 2'd2;
+reg  [1:0]  tf_state = TF_IDLE;
+// the frame TF has
+reg  [13:0] f_len = 0;
+reg         f_comp = 1'b0;
+reg  [7:0]  f_k = 0, f_mode = 0;
+reg  [15:0] f_off = 0, f_rlen = 0;
+reg  [58:0] f_dslot = 0;
+reg         f_err = 1'b0;
+reg  [FR_AW:0]   f_fbase = 0;
+// the head of fq: a descriptor in error, the frame's first word (with the
+// ring's wrap bit)
+wire [13:0] g_len;
+wire [FQ_W-FR_AW-17:0] unused_g;
+wire        g_err;
+wire [FR_AW:0] g_fbase;
+assign {g_len, unused_g, g_err, g_fbase} = fq[fq_rp];
+// TF: the frame's beats still to come (its chunks' answers, one after the
+// other, are its beats in order)
+reg  [8:0]  tf_left = 0;
 
 // ---- frame RAM: one copy per reader, all written by F ----
 reg              a_we = 1'b0;
@@ -186,7 +290,7 @@ nic_ram #(.WIDTH(DATA_W), .ADDR_W(FR_AW)) ram_as (
     .re(as_re), .raddr(as_raddr), .rdata(as_rdata)
 );
 
-// ---- header register and parse ----
+// ---- header register (TF's) and the parse (Q's) ----
 reg  [NHW*DATA_W-1:0] f_hregw = 0;
 wire [1279:0] f_hreg = f_hregw[1279:0];
 generate
@@ -197,11 +301,25 @@ endgenerate
 reg  [3:0]    fetch_word = 0;
 reg  [FR_AW:0] a_wptr = 0;     // the next word's place in the ring
 
+// Q: the frame TF handed on, its header and descriptor
+reg  [1:0]    q_state = 2'd0;
+localparam [1:0] Q_IDLE = 2'd0, Q_PARSE = 2'd1;
+reg  [1279:0] q_hreg = 0;
+reg  [13:0]   q_len = 0;
+reg           q_comp = 1'b0;
+reg  [7:0]    q_k = 0, q_mode = 0;
+reg  [15:0]   q_off = 0, q_rlen = 0;
+reg  [58:0]   q_dslot = 0;
+reg           q_err = 1'b0;
+reg  [FR_AW:0]   q_fbase = 0;
+wire          unused_q_wrap = q_fbase[FR_AW];   // (the record keeps the word)
+reg  [FR_AW:0]   q_fend = 0;
+wire [SLOT_W-1:0] q_slot = f_idx[SLOT_W-1:0];
+
 // The header's fields and what follows from them pass six registers (P1
 // to P6), each a few LUT levels deep (docs/rtl.md, "Logic depth"), every
-// clock; hdr_age counts the clocks since f_hreg last changed, so F hands
-// the frame on once P6 holds its outcome. For a frame longer than its 160
-// header bytes that is already true when the fetch ends.
+// clock; hdr_age counts the clocks since q_hreg changed, so Q writes the
+// record once P6 holds its outcome.
 wire [7:0]   fc_l4_len;
 wire         fc_l4_ok;
 
@@ -214,7 +332,7 @@ wire         f_fragment;
 
 nic_hdr_parse_reg parse (
     .clk(clk), .en(1'b1),
-    .hdr(f_hreg), .len(f_len),
+    .hdr(q_hreg), .len(q_len),
     .result(f_result), .l3_off(f_l3_off),
     .ip_ver(f_ip_ver), .ip_hlen(f_ip_hlen), .ip_end(f_ip_end),
     .proto(f_proto), .fragment(f_fragment), .l4_off(f_l4_off)
@@ -225,7 +343,7 @@ reg          f_l4_ok = 1'b0;
 
 // P2: the L4 header at the parsed offset
 nic_l4_parse parse4 (
-    .hdr(f_hreg), .l4_off(f_l4_off), .ip_end(f_ip_end), .proto(f_proto),
+    .hdr(q_hreg), .l4_off(f_l4_off), .ip_end(f_ip_end), .proto(f_proto),
     .ok(fc_l4_ok), .l4_len(fc_l4_len)
 );
 
@@ -234,27 +352,26 @@ nic_l4_parse parse4 (
 reg  [13:0] f_pay_off = 0, f_pay_len = 0;
 reg  [13:0] f_rs = 0;                              // range start in the frame
 reg  [13:0] f_re = 0;                              // range end
-reg  [13:0] f_pay_rem = 0;                         // payload after f_off
-reg         f_off_ok = 1'b0;                       // f_off inside the payload
+reg  [13:0] f_pay_rem = 0;                         // payload after q_off
+reg         f_off_ok = 1'b0;                       // q_off inside the payload
 // the checksum pass's windows (stream offsets from l4_off): the L4 header
 // and the payload before the range; the payload after it
 reg  [13:0] f_pre_end = 0, f_suf_start = 0;
 
-wire params_ok = f_k >= 8'd1 && f_k <= 8'd24 && (f_mode == 8'd1 || f_mode == 8'd2);
-wire range_ok = f_rlen != 0 && f_off[15:14] == 0 && f_off_ok &&
-                f_rlen <= {2'd0, f_pay_rem} && f_rlen <= 16'd9000;
+wire params_ok = q_k >= 8'd1 && q_k <= 8'd24 && (q_mode == 8'd1 || q_mode == 8'd2);
+wire range_ok = q_rlen != 0 && q_off[15:14] == 0 && f_off_ok &&
+                q_rlen <= {2'd0, f_pay_rem} && q_rlen <= 16'd9000;
 // P6: the outcome, registered
 reg  [7:0] f_decide = 0;
-wire [7:0] decide_c = !f_comp ? R_NOT_ASKED :
+wire [7:0] decide_c = !q_comp ? R_NOT_ASKED :
                     f_result != 2'd0 ? R_NOT_IP :
                     !f_l4_ok ? R_NOT_L4 :
                     f_fragment ? R_FRAGMENT :
                     !params_ok ? R_BAD_PARAMS :
                     !range_ok ? R_BAD_RANGE : R_COMPRESSED;
 
-// f_hreg is written: cleared with a descriptor, filled by the fetch
-wire hreg_wr = rd_valid && (f_state == F_DWAIT ||
-                            (f_state == F_FETCH && fetch_word < NHW4));
+// q_hreg is written: Q takes a frame
+wire q_take;
 reg  [2:0] hdr_age = 0;
 always @(posedge clk) begin
     f_l4_ok <= fc_l4_ok;
@@ -262,84 +379,128 @@ always @(posedge clk) begin
 
     f_pay_off <= {6'd0, f_l4_off} + {6'd0, f_l4_len};
     f_pay_len <= f_ip_end - f_pay_off;
-    f_rs <= f_pay_off + f_off[13:0];
-    f_re <= f_rs + f_rlen[13:0];
-    f_pay_rem <= f_pay_len - f_off[13:0];
-    f_off_ok <= f_off[13:0] <= f_pay_len;
-    f_pre_end <= {6'd0, f_l4_len} + f_off[13:0];
-    f_suf_start <= f_pre_end + f_rlen[13:0];
+    f_rs <= f_pay_off + q_off[13:0];
+    f_re <= f_rs + q_rlen[13:0];
+    f_pay_rem <= f_pay_len - q_off[13:0];
+    f_off_ok <= q_off[13:0] <= f_pay_len;
+    f_pre_end <= {6'd0, f_l4_len} + q_off[13:0];
+    f_suf_start <= f_pre_end + q_rlen[13:0];
 
     f_decide <= decide_c;
 
     if (hdr_age != 3'd6)
         hdr_age <= hdr_age + 3'd1;
-    if (hreg_wr)
+    if (q_take)
         hdr_age <= 0;
 end
 
 // ---- F's records, a slot each: the descriptor, the header, the parse ----
-// (f_fbase: the frame's first word in the ring, fw_ptr: after its last)
+// (q_fbase: the frame's first word in the ring, q_fend: after its last)
 localparam FR_W = 259 + FR_AW + FR_AW + 1;
 reg  [1279:0]   fr_hreg [0:NR-1];
 reg  [FR_W-1:0] fr_info [0:NR-1];
-reg  [FR_AW-1:0] f_fbase = 0;
-wire [FR_W-1:0] f_info = {f_len, f_comp, f_k, f_mode, f_off, f_rlen, f_dslot[63:5],
-                          f_err, f_l3_off, f_ip_ver, f_ip_hlen, f_ip_end, f_proto,
+wire [FR_W-1:0] f_info = {q_len, q_comp, q_k, q_mode, q_off, q_rlen, q_dslot,
+                          q_err, f_l3_off, f_ip_ver, f_ip_hlen, f_ip_end, f_proto,
                           f_l4_off, f_l4_len, f_pay_off, f_rs, f_re, f_pre_end,
-                          f_suf_start, f_decide, f_fbase, a_wptr};
+                          f_suf_start, f_decide, q_fbase[FR_AW-1:0], q_fend};
 
-// ---- F's state machine ----
+// ---- TD, TR, TF and Q ----
+// the read answers: a descriptor is always taken (TD asked for it only
+// with room in dq); a frame's beats while TF fetches it
+assign rd_ready = tk_any && (tk_desc || tf_state == TF_FETCH);
+// TF hands a frame (or a descriptor in error) on through a holding
+// register, so it goes on with the next frame while Q parses the last
+reg           hq_full = 1'b0;
+reg  [1279:0] hq_hreg = 0;
+localparam HQ_W = 14 + 1 + 8 + 8 + 16 + 16 + 59 + 1 + 2 * (FR_AW + 1);
+reg  [HQ_W-1:0] hq_info = 0;
+wire tf_err_go = tf_state == TF_IDLE && fq_cnt != 0 && g_err && !hq_full;
+wire tf_hand = tf_state == TF_HAND && !hq_full;
+assign q_take = q_state == Q_IDLE && hq_full;
+// tx_desc_errors, counted when a descriptor in error arrives
+wire f_desc_err = d_resp && d_bad;
+
 integer hw;
 always @(posedge clk) begin
     a_we <= 1'b0;
 
-    case (f_state)
-    F_IDLE: begin
-        if (f_start) begin
-            slot_lo <= slot_lo_c;
-            f_slot <= f_idx[SLOT_W-1:0];
-            f_state <= F_SLOT;
+    // TD
+    if (!td_fresh)
+        td_age <= td_age + 2'd1;
+    if (td_go) begin
+        td_req <= 1'b1;
+        td_req_slot <= td_slot;
+        tda[tda_wp] <= td_slot;
+        tda_wp <= tda_wp + 2'd1;
+        td_idx <= td_idx + 16'd1;
+        td_age <= 0;
+    end
+    if (d_resp) begin
+        dq[dq_wp] <= d_in;
+        dq_wp <= dq_wp + 2'd1;
+        tda_rp <= tda_rp + 2'd1;
+    end
+
+    // TR
+    if (tr_go) begin
+        dq_rp <= dq_rp + 2'd1;
+        tr_idx <= tr_idx + 16'd1;
+        fq[fq_wp] <= {t_len, t_comp, t_k, t_mode, t_off, t_rlen, t_dslot, t_err,
+                      fr_ptr};
+        fq_wp <= fq_wp + 3'd1;
+        if (!t_err) begin
+            tr_req <= 1'b1;
+            tr_req_addr <= t_addr;
+            tr_req_len <= t_len > RD_CHUNK ? RD_CHUNK : t_len;
+            tr_left <= t_len > RD_CHUNK ? t_len - RD_CHUNK : 14'd0;
+            fr_ptr <= fr_ptr + {{(FR_AW - 8){1'b0}}, t_words};
         end
     end
-    F_SLOT: begin
-        f_dslot <= {txq_base[63:32] + {31'd0, slot_lo[32]}, slot_lo[31:0]};
-        f_state <= F_DREQ;
+    if (tr_more) begin
+        tr_req <= 1'b1;
+        tr_req_addr <= tr_req_addr + {50'd0, RD_CHUNK};
+        tr_req_len <= tr_next;
+        tr_left <= tr_left - tr_next;
     end
-    F_DREQ: begin
-        if (rd_req_ready)
-            f_state <= F_DWAIT;
+
+    // the request up, and the kind of its answer
+    if (rq_valid && !rd_req_ready) begin
+        rq_lock <= 1'b1;
+        rq_tr <= rq_is_tr;
     end
-    F_DWAIT: begin
-        if (rd_valid) begin
-            f_addr <= rd_data[63:0];
-            f_len <= rd_data[77:64];
-            f_comp <= rd_data[80];
-            f_k <= rd_data[103:96];
-            f_mode <= rd_data[111:104];
-            f_off <= rd_data[127:112];
-            f_rlen <= rd_data[143:128];
-            f_err <= rd_data[79:78] != 2'd0 || rd_data[77:64] < 14'd14 ||
-                     rd_data[77:64] > max_frame;
+    if (rq_fire) begin
+        rq_lock <= 1'b0;
+        if (rq_is_tr)
+            tr_req <= 1'b0;
+        else
+            td_req <= 1'b0;
+        tk[tk_wp[TK_AW-1:0]] <= !rq_is_tr;
+        tk_wp <= tk_wp + 1'b1;
+    end
+    if (rd_valid && rd_ready && rd_last)
+        tk_rp <= tk_rp + 1'b1;
+    dq_cnt <= dq_cnt + {2'd0, d_resp} - {2'd0, tr_go};
+    tr_out <= tr_out + {3'd0, (tr_go && !t_err) || tr_more} -
+              {3'd0, rd_valid && rd_ready && rd_last && !tk_desc};
+
+    // TF
+    case (tf_state)
+    TF_IDLE: begin
+        if (fq_cnt != 0 && !g_err) begin
+            {f_len, f_comp, f_k, f_mode, f_off, f_rlen, f_dslot, f_err, f_fbase} <=
+                fq[fq_rp];
+            fq_rp <= fq_rp + 3'd1;
             f_hregw <= 0;
             fetch_word <= 0;
-            f_fbase <= fw_ptr[FR_AW-1:0];
-            a_wptr <= fw_ptr;
-            f_words <= {{(BS - 5){1'b0}}, rd_data[77:64+BS]} +
-                       {8'd0, rd_data[64 +: BS] != 0};
-            if (rd_data[79:78] != 2'd0 || rd_data[77:64] < 14'd14 ||
-                rd_data[77:64] > max_frame)
-                f_state <= F_PWAIT;
-            else
-                f_state <= F_FREQ;
+            a_wptr <= g_fbase;
+            tf_left <= {{(BS - 5){1'b0}}, g_len[13:BS]} + {8'd0, g_len[BS-1:0] != 0};
+            tf_state <= TF_FETCH;
+        end else if (tf_err_go) begin
+            fq_rp <= fq_rp + 3'd1;
         end
     end
-    F_FREQ: begin
-        // (the request waits for room in the ring: f_fits)
-        if (rd_req_ready && f_fits)
-            f_state <= F_FETCH;
-    end
-    F_FETCH: begin
-        if (rd_valid) begin
+    TF_FETCH: begin
+        if (rd_valid && rd_ready && !tk_desc) begin
             a_we <= 1'b1;
             a_waddr <= a_wptr[FR_AW-1:0];
             a_wdata <= rd_data;
@@ -352,27 +513,81 @@ always @(posedge clk) begin
                         f_hregw[DATA_W*hw +: DATA_W] <= masked(rd_data, rd_keep);
                 fetch_word <= fetch_word + 4'd1;
             end
-            if (rd_last)
-                f_state <= F_PWAIT;
+            tf_left <= tf_left - 9'd1;
+            if (tf_left == 9'd1)
+                tf_state <= TF_HAND;
         end
     end
-    F_PWAIT: begin
+    TF_HAND: begin
+        // (into the holding register: tf_hand)
+        if (!hq_full)
+            tf_state <= TF_IDLE;
+    end
+    default: tf_state <= TF_IDLE;
+    endcase
+    fq_cnt <= fq_cnt + {3'd0, tr_go} - {3'd0, (tf_state == TF_IDLE && fq_cnt != 0 &&
+                                               !g_err) || tf_err_go};
+
+    // the holding register
+    if (tf_hand) begin
+        hq_hreg <= f_hreg;
+        hq_info <= {f_len, f_comp, f_k, f_mode, f_off, f_rlen, f_dslot, f_err, f_fbase,
+                    a_wptr};
+        hq_full <= 1'b1;
+    end else if (tf_err_go) begin
+        hq_hreg <= 0;
+        hq_info <= {fq[fq_rp], g_fbase};
+        hq_full <= 1'b1;
+    end
+    if (q_take)
+        hq_full <= 1'b0;    // (TF fills it again a clock later at the soonest)
+
+    // Q
+    case (q_state)
+    Q_IDLE: begin
+        if (q_take) begin
+            q_hreg <= hq_hreg;
+            {q_len, q_comp, q_k, q_mode, q_off, q_rlen, q_dslot, q_err, q_fbase,
+             q_fend} <= hq_info;
+            q_state <= Q_PARSE;
+        end
+    end
+    Q_PARSE: begin
         // the parse is through P6 (a descriptor in error has nothing to parse)
-        if (f_err || hdr_age == 3'd6) begin
-            fr_hreg[f_slot] <= f_hreg;
-            fr_info[f_slot] <= f_info;
-            fw_ptr <= a_wptr;
+        if (q_err || hdr_age == 3'd6) begin
+            fr_hreg[q_slot] <= q_hreg;
+            fr_info[q_slot] <= f_info;
             f_idx <= f_idx + 16'd1;
-            f_state <= F_IDLE;
+            q_state <= Q_IDLE;
         end
     end
-    default: f_state <= F_IDLE;
+    default: q_state <= Q_IDLE;
     endcase
 
     if (rst) begin
-        f_state <= F_IDLE;
+        td_idx <= 0;
+        tr_idx <= 0;
         f_idx <= 0;
-        fw_ptr <= 0;
+        td_req <= 1'b0;
+        tr_req <= 1'b0;
+        tr_left <= 0;
+        rq_lock <= 1'b0;
+        td_age <= 0;
+        tda_wp <= 0;
+        tda_rp <= 0;
+        dq_wp <= 0;
+        dq_rp <= 0;
+        dq_cnt <= 0;
+        fq_wp <= 0;
+        fq_rp <= 0;
+        fq_cnt <= 0;
+        tk_wp <= 0;
+        tk_rp <= 0;
+        fr_ptr <= 0;
+        tr_out <= 0;
+        tf_state <= TF_IDLE;
+        q_state <= Q_IDLE;
+        hq_full <= 1'b0;
         a_we <= 1'b0;
     end
 end
@@ -381,7 +596,40 @@ end
 // P: compress and build the header block
 // ===========================================================================
 
-localparam [3:0] P_IDLE = 4'd0, P_PARSE = 4'd1, P_COMP_GO = 4'd2,
+// Two parts, each on its own frame: PI reads a marked frame's range into
+// the compressor and, at once, the rest of its segment into the checksum
+// sums (kept by record slot); PO takes the body out of the compressor into
+// the body RAM and builds the header block. The next range goes into the
+// compressor while PO still takes the last body out of it.
+
+localparam [2:0] PI_IDLE = 3'd0, PI_DECIDE = 3'd1, PI_GO = 3'd2, PI_RUN = 3'd3,
+                 PI_SUMS = 3'd4;
+reg  [2:0]  pi_state = PI_IDLE;
+reg  [15:0] pit_idx = 0;        // records PI took
+reg  [15:0] pis_idx = 0;        // records PI started (the body's place reserved)
+reg  [15:0] pi_idx = 0;         // records PI is done with (its sums kept)
+reg  [2:0]  pi_wait = 0;
+reg  [SLOT_W-1:0] pi_slot = 0;
+// what PI needs of F's record
+reg         pi_err = 1'b0;
+reg  [4:0]  pi_k = 0;
+reg  [1:0]  pi_mode = 0;
+reg  [15:0] pi_rlen = 0;
+reg  [7:0]  pi_l4_off = 0;
+reg  [13:0] pi_ip_end = 0, pi_rs = 0, pi_pre_end = 0, pi_suf_start = 0;
+reg  [7:0]  pi_decide = 0;
+reg  [FR_AW-1:0] pi_fbase = 0;
+wire [15:0] pi_fbyte = {pi_fbase, {BS{1'b0}}};
+reg         pi_cs_done = 1'b0, pi_in_done = 1'b0;
+// by record slot: the checksum pass's sums, the body's place in the body
+// ring (its reservation) and the ring's end after it
+reg  [31:0] ps_pre [0:NR-1];
+reg  [31:0] ps_suf [0:NR-1];
+reg  [BR_AW:0] ps_bbase [0:NR-1];
+reg  [BR_AW:0] ps_bres [0:NR-1];
+reg  [BR_AW:0] ps_bend [0:NR-1];
+
+localparam [3:0] P_IDLE = 4'd0, P_PARSE = 4'd1,
                  P_COMP = 4'd3, P_CS_END = 4'd4, P_BUILD1 = 4'd5,
                  P_SUMS = 4'd6, P_SHIM1 = 4'd7, P_SHIM2 = 4'd8,
                  P_BUILD2 = 4'd9, P_IP4 = 4'd10, P_BUILD3 = 4'd11,
@@ -389,7 +637,9 @@ localparam [3:0] P_IDLE = 4'd0, P_PARSE = 4'd1, P_COMP_GO = 4'd2,
 
 reg  [3:0] p_state = P_IDLE;
 reg  [2:0] wait_n = 0;          // clocks in P_CS_END, P_SHIM1 and P_IP4
-wire       p_take = p_state == P_IDLE && p_idx != f_idx;
+// PO takes a record once PI has started it
+wire       p_take = p_state == P_IDLE && p_idx != pis_idx;
+reg  [15:0] p_fidx = 0;         // the record PO has
 
 // F's frame, as P took it
 reg [13:0] d_len = 0;
@@ -405,8 +655,8 @@ wire [15:0]      p_fbyte = {p_fbase, {BS{1'b0}}};
 reg [1279:0] hreg = 0;
 reg [7:0]  p_l3_off = 0, p_ip_hlen = 0, p_proto = 0, p_l4_off = 0, p_l4_len = 0;
 reg [3:0]  p_ip_ver = 0;
-reg [13:0] p_ip_end = 0, pay_off = 0, rs = 0, re_ = 0;
-reg [13:0] pre_end = 0, suf_start = 0;
+reg [13:0] p_ip_end = 0, pay_off = 0, re_ = 0;
+reg [13:0] unused_rs = 0, unused_pre_end = 0, unused_suf_start = 0;  // (PI's)
 reg [7:0]  decide = 0;
 
 reg [7:0]  outcome = 0;
@@ -427,7 +677,7 @@ nic_rd_stream #(.DATA_W(DATA_W), .ADDR_W(FR_AW)) rd_c (
     .start_addr(rc_start), .start_len(rc_len),
     .ram_re(ac_re), .ram_raddr(ac_raddr), .ram_rdata(ac_rdata),
     .m_axis_tdata(rc_tdata), .m_axis_tkeep(rc_tkeep),
-    .m_axis_tvalid(rc_tvalid), .m_axis_tready(p_state == P_COMP && c_s_tready),
+    .m_axis_tvalid(rc_tvalid), .m_axis_tready(pi_state == PI_RUN && c_s_tready),
     .m_axis_tlast(rc_tlast),
     /* verilator lint_off PINCONNECTEMPTY */
     .m_axis_tlen()
@@ -447,18 +697,18 @@ nic_rd_stream #(.DATA_W(DATA_W), .ADDR_W(FR_AW)) rd_k (
     .start_addr(rk_start), .start_len(rk_len),
     .ram_re(ak_re), .ram_raddr(ak_raddr), .ram_rdata(ak_rdata),
     .m_axis_tdata(rk_tdata), .m_axis_tkeep(rk_tkeep),
-    .m_axis_tvalid(rk_tvalid), .m_axis_tready(p_state == P_COMP),
+    .m_axis_tvalid(rk_tvalid), .m_axis_tready(pi_state == PI_RUN),
     .m_axis_tlast(rk_tlast),
     /* verilator lint_off PINCONNECTEMPTY */
     .m_axis_tlen()
     /* verilator lint_on PINCONNECTEMPTY */
 );
 
-// both start in P_COMP_GO, together (each is idle again once the previous
-// frame's range has left it, long before), once the body ring has room
-// for the largest body the range can give
+// both start in PI_GO, together (each is idle again once the previous
+// frame's range has left it), once the body ring has room for the largest
+// body the range can give (then reserved)
 wire b_fits;
-assign rc_go = p_state == P_COMP_GO && rc_ready && rk_ready && b_fits;
+assign rc_go = pi_state == PI_GO && rc_ready && rk_ready && b_fits;
 assign rk_go = rc_go;
 
 // ---- the compressor ----
@@ -471,30 +721,30 @@ wire         c_tready;
 inc_compressor #(.LANES(LANES)) comp (
     .clk(clk), .rst(rst),
     .s_axis_tdata(rc_tdata), .s_axis_tkeep(rc_tkeep),
-    .s_axis_tvalid(p_state == P_COMP && rc_tvalid), .s_axis_tready(c_s_tready),
-    .s_axis_tlast(rc_tlast), .s_axis_tuser({1'b0, d_mode[1:0], d_k[4:0]}),
+    .s_axis_tvalid(pi_state == PI_RUN && rc_tvalid), .s_axis_tready(c_s_tready),
+    .s_axis_tlast(rc_tlast), .s_axis_tuser({1'b0, pi_mode, pi_k}),
     .m_axis_tdata(c_tdata), .m_axis_tkeep(c_tkeep), .m_axis_tvalid(c_tvalid),
     .m_axis_tready(c_tready), .m_axis_tlast(c_tlast), .m_axis_tuser(c_tuser)
 );
 
-// ---- body RAM: a ring, P writes from bw_ptr, S frees up to bf_ptr ----
+// ---- body RAM: a ring, PI reserves from br_ptr, S frees up to bf_ptr ----
 reg              b_we = 1'b0;
 reg [BR_AW-1:0]  b_waddr = 0;
 reg [DATA_W-1:0] b_wdata = 0;
 wire             b_re;
 wire [BR_AW-1:0] b_raddr;
 wire [DATA_W-1:0] b_rdata;
-reg  [BR_AW:0]   bw_ptr = 0, bf_ptr = 0;
+reg  [BR_AW:0]   br_ptr = 0, bf_ptr = 0;
 reg  [BR_AW:0]   b_room = 0;
 // the largest body of the range (codec.md, inc_chunk_bound: 2G + 4n +
 // tail + ceil(G / 8), under rlen + rlen / 8 + 64), in words
 reg  [BR_AW:0]   b_need = 0;
-// (b_room a clock late: it only grows while P waits; b_need from the
-// frame's d_rlen by P_COMP_GO)
+// (b_room a clock late: it only grows while PI waits; b_need from the
+// frame's range length by PI_GO)
 assign b_fits = b_room >= b_need;
 always @(posedge clk) begin
-    b_room <= (1 << BR_AW) - (bw_ptr - bf_ptr);
-    b_need <= ({2'd0, d_rlen[13:BS]} + {5'd0, d_rlen[13:BS+3]}) + 4;
+    b_room <= (1 << BR_AW) - (br_ptr - bf_ptr);
+    b_need <= ({2'd0, pi_rlen[13:BS]} + {5'd0, pi_rlen[13:BS+3]}) + 4;
 end
 
 nic_ram #(.WIDTH(DATA_W), .ADDR_W(BR_AW)) ram_b (
@@ -510,13 +760,14 @@ reg  [13:0]  body_len = 0;
 wire [31:0]  body_sum;
 reg          body_done = 1'b0;
 reg          body_err = 1'b0;
-reg          cs_done = 1'b0;    // the checksum pass's last beat was summed
 
 reg  [BR_AW:0] b_wptr = 0;      // the next body word's place in the ring
 reg  [BR_AW-1:0] p_bbase = 0;   // the body's first word
+reg  [BR_AW:0] p_bend = 0;      // the ring's end after the frame's reservation
 reg  [BR_AW:0] b_left = 0;      // words left of the body's reservation
 reg          body_over = 1'b0;  // the body did not fit it (never, by the bound)
-assign c_tready = p_state == P_COMP && !sp_full;
+reg          c_got_last = 1'b0; // the body's last beat is in (the next body waits)
+assign c_tready = p_state == P_COMP && !sp_full && !c_got_last;
 
 wire [DATA_W-1:0] sp_word = sp_half ? sp_data[2*DATA_W-1:DATA_W] : sp_data[DATA_W-1:0];
 wire [BB-1:0] sp_wkeep = sp_half ? sp_keep[2*BB-1:BB] : sp_keep[BB-1:0];
@@ -533,18 +784,19 @@ nic_csum_acc #(.DATA_W(DATA_W)) sum_body (
 // ---- checksum pass over [l4_off, ip_end), beside the compression ----
 // the sums of the L4 header and the payload before the range, and of the
 // payload after it (stream offsets: the pass starts at l4_off), pipelined
-// (nic_csum_acc: there 4 clocks after the last beat, and folded 2 later:
-// P_CS_END waits four)
+// (nic_csum_acc: there 4 clocks after the last beat: PI_SUMS waits for
+// them and keeps them; PO folds them)
 wire [31:0] sum_pre, sum_suf;
-wire        cs_start = p_state == P_PARSE;
-wire        cs_beat = p_state == P_COMP && rk_tvalid;
+wire        cs_start = pi_state == PI_DECIDE;
+wire        cs_beat = pi_state == PI_RUN && rk_tvalid;
+reg  [31:0] x_pre = 0, x_suf = 0;   // PO's frame's, from PI
 
 nic_csum_acc #(.DATA_W(DATA_W)) sum_pre_b (
-    .clk(clk), .start(cs_start), .lo(14'd0), .hi(pre_end),
+    .clk(clk), .start(cs_start), .lo(14'd0), .hi(pi_pre_end),
     .beat(cs_beat), .data(rk_tdata), .keep(rk_tkeep), .sum(sum_pre)
 );
 nic_csum_acc #(.DATA_W(DATA_W)) sum_suf_b (
-    .clk(clk), .start(cs_start), .lo(suf_start), .hi(14'h3fff),
+    .clk(clk), .start(cs_start), .lo(pi_suf_start), .hi(14'h3fff),
     .beat(cs_beat), .data(rk_tdata), .keep(rk_tkeep), .sum(sum_suf)
 );
 
@@ -585,8 +837,8 @@ nic_hsum hs_addr (
 // P_SUMS: the sums of the body, the prefix and the suffix folded
 wire [15:0] f_body, f_suf, f_pre;
 nic_fold fold_body (.clk(clk), .acc(body_sum), .folded(f_body));
-nic_fold fold_suf (.clk(clk), .acc(sum_suf), .folded(f_suf));
-nic_fold fold_pre (.clk(clk), .acc(sum_pre), .folded(f_pre));
+nic_fold fold_suf (.clk(clk), .acc(x_suf), .folded(f_suf));
+nic_fold fold_pre (.clk(clk), .acc(x_pre), .folded(f_pre));
 
 reg  [15:0] f_pre_r = 0, body_sw = 0, suf_sw = 0;
 
@@ -694,9 +946,113 @@ wire [PR_W-1:0] p_info = {raw ? 8'd0 : hb_len,
                           p_seg2,
                           raw ? 16'd0 : {2'd0, p_ip_end - re_},
                           d_err, outcome, sent_len, d_len, body_len, d_rlen,
-                          d_comp, d_slot, p_fend, b_wptr};
+                          d_comp, d_slot, p_fend, p_bend};
 
-// ---- P's state machine ----
+// ---- PI's state machine ----
+wire [SLOT_W-1:0] pit_slot = pit_idx[SLOT_W-1:0];
+wire [13:0] unused_pi_a;
+wire [13:0] fi_len;
+wire        fi_comp, fi_err;
+wire [7:0]  fi_k, fi_mode;
+wire [15:0] fi_off, fi_rlen;
+wire [58:0] fi_slot;
+wire [7:0]  fi_l3_off, fi_ip_hlen, fi_proto, fi_l4_off, fi_l4_len;
+wire [3:0]  fi_ip_ver;
+wire [13:0] fi_ip_end, fi_pay_off, fi_rs, fi_re, fi_pre_end, fi_suf_start;
+wire [7:0]  fi_decide;
+wire [FR_AW-1:0] fi_fbase;
+wire [FR_AW:0]   fi_fend;
+assign {fi_len, fi_comp, fi_k, fi_mode, fi_off, fi_rlen, fi_slot, fi_err,
+        fi_l3_off, fi_ip_ver, fi_ip_hlen, fi_ip_end, fi_proto, fi_l4_off,
+        fi_l4_len, fi_pay_off, fi_rs, fi_re, fi_pre_end, fi_suf_start, fi_decide,
+        fi_fbase, fi_fend} = fr_info[pit_slot];
+wire unused_fi = ^{fi_comp, fi_off, fi_slot, fi_l3_off, fi_ip_ver, fi_ip_hlen,
+                   fi_proto, fi_l4_len, fi_pay_off, fi_re, fi_fend, fi_len,
+                   fi_k[7:5], fi_mode[7:2]};
+
+always @(posedge clk) begin
+    case (pi_state)
+    PI_IDLE: begin
+        if (pit_idx != f_idx) begin
+            pi_slot <= pit_slot;
+            pi_err <= fi_err;
+            pi_k <= fi_k[4:0];
+            pi_mode <= fi_mode[1:0];
+            pi_rlen <= fi_rlen;
+            pi_l4_off <= fi_l4_off;
+            pi_ip_end <= fi_ip_end;
+            pi_rs <= fi_rs;
+            pi_pre_end <= fi_pre_end;
+            pi_suf_start <= fi_suf_start;
+            pi_decide <= fi_decide;
+            pi_fbase <= fi_fbase;
+            pit_idx <= pit_idx + 16'd1;
+            pi_state <= PI_DECIDE;
+        end
+    end
+    PI_DECIDE: begin
+        // (the sums restart: cs_start)
+        if (pi_err || pi_decide != R_COMPRESSED) begin
+            // nothing to compress; the body ring's end so far
+            ps_bend[pi_slot] <= br_ptr;
+            pis_idx <= pis_idx + 16'd1;
+            pi_idx <= pi_idx + 16'd1;
+            pi_state <= PI_IDLE;
+        end else begin
+            rc_start <= pi_fbyte + {2'd0, pi_rs};
+            rc_len <= pi_rlen;
+            rk_start <= pi_fbyte + {8'd0, pi_l4_off};
+            rk_len <= {2'd0, pi_ip_end - {6'd0, pi_l4_off}};
+            pi_cs_done <= 1'b0;
+            pi_in_done <= 1'b0;
+            pi_state <= PI_GO;
+        end
+    end
+    PI_GO: begin
+        // the readers take their ranges; the body's words are reserved
+        if (rc_go) begin
+            ps_bbase[pi_slot] <= br_ptr;
+            ps_bres[pi_slot] <= b_need;
+            ps_bend[pi_slot] <= br_ptr + b_need;
+            br_ptr <= br_ptr + b_need;
+            pis_idx <= pis_idx + 16'd1;
+            pi_state <= PI_RUN;
+        end
+    end
+    PI_RUN: begin
+        // the range into the compressor, reader K's beats into the sums
+        if (rk_tvalid && rk_tlast)
+            pi_cs_done <= 1'b1;
+        if (rc_tvalid && c_s_tready && rc_tlast)
+            pi_in_done <= 1'b1;
+        if (pi_cs_done && (pi_in_done || rc_ready)) begin
+            pi_wait <= 3'd3;
+            pi_state <= PI_SUMS;
+        end
+    end
+    PI_SUMS: begin
+        // (4 clocks after the last beat)
+        pi_wait <= pi_wait - 3'd1;
+        if (pi_wait == 0) begin
+            ps_pre[pi_slot] <= sum_pre;
+            ps_suf[pi_slot] <= sum_suf;
+            pi_idx <= pi_idx + 16'd1;
+            pi_state <= PI_IDLE;
+        end
+    end
+    default: pi_state <= PI_IDLE;
+    endcase
+
+    if (rst) begin
+        pi_state <= PI_IDLE;
+        pit_idx <= 0;
+        pis_idx <= 0;
+        pi_idx <= 0;
+        br_ptr <= 0;
+    end
+end
+
+// ---- PO's state machine ----
 always @(posedge clk) begin
     b_we <= 1'b0;
     sp_acc <= 1'b0;
@@ -708,55 +1064,49 @@ always @(posedge clk) begin
         if (p_take) begin
             {d_len, d_comp, d_k, d_mode, d_off, d_rlen, d_slot, d_err,
              p_l3_off, p_ip_ver, p_ip_hlen, p_ip_end, p_proto, p_l4_off,
-             p_l4_len, pay_off, rs, re_, pre_end, suf_start, decide,
-             p_fbase, p_fend} <=
+             p_l4_len, pay_off, unused_rs, re_, unused_pre_end, unused_suf_start,
+             decide, p_fbase, p_fend} <=
                 fr_info[p_idx[SLOT_W-1:0]];
             hreg <= fr_hreg[p_idx[SLOT_W-1:0]];
             p_slot <= p_idx[SLOT_W-1:0];
+            p_fidx <= p_idx;
             p_idx <= p_idx + 16'd1;
             p_state <= P_PARSE;
         end
     end
     P_PARSE: begin
+        // (PI started the frame a clock before PO took it at least: the
+        // body's place is there; the body's sum restarts)
         outcome <= d_err ? 8'd0 : decide;
-        p_bbase <= bw_ptr[BR_AW-1:0];
-        b_wptr <= bw_ptr;
+        p_bbase <= ps_bbase[p_slot][BR_AW-1:0];
+        p_bend <= ps_bend[p_slot];
+        b_wptr <= ps_bbase[p_slot];
+        b_left <= ps_bres[p_slot];
         body_over <= 1'b0;
+        body_len <= 0;
+        body_done <= 1'b0;
+        body_err <= 1'b0;
+        sp_full <= 1'b0;
+        c_got_last <= 1'b0;
         if (d_err || decide != R_COMPRESSED) begin
             raw <= 1'b1;
             sent_len <= d_len;
             p_state <= P_DONE;
         end else begin
             raw <= 1'b0;
-            rc_start <= p_fbyte + {2'd0, rs};
-            rc_len <= d_rlen;
-            rk_start <= p_fbyte + {8'd0, p_l4_off};
-            rk_len <= {2'd0, p_ip_end - {6'd0, p_l4_off}};
-            body_len <= 0;
-            body_done <= 1'b0;
-            body_err <= 1'b0;
-            cs_done <= 1'b0;
-            sp_full <= 1'b0;
-            p_state <= P_COMP_GO;
+            p_state <= P_COMP;
         end
     end
-    P_COMP_GO: begin
-        // the readers take their ranges
-        b_left <= b_need;
-        if (rc_go)
-            p_state <= P_COMP;
-    end
     P_COMP: begin
-        // compressor -> splitter -> body RAM, one word a clock;
-        // reader K's beats into the checksum sums meanwhile
-        if (rk_tvalid && rk_tlast)
-            cs_done <= 1'b1;
+        // compressor -> splitter -> body RAM, one word a clock
         if (c_tvalid && c_tready) begin
             sp_data <= c_tdata;
             sp_keep <= c_tkeep;
             sp_full <= 1'b1;
             sp_half <= 1'b0;
             sp_last <= c_tlast;
+            if (c_tlast)
+                c_got_last <= 1'b1;
             // the engine flagged the chunk, or did not echo its k and mode
             body_err <= c_tlast && (c_tuser[7] ||
                                     c_tuser[6:0] != {d_mode[1:0], d_k[4:0]});
@@ -782,14 +1132,18 @@ always @(posedge clk) begin
                     body_done <= 1'b1;
             end
         end
-        if (body_done && cs_done) begin
+        // the body is in, and PI is done with the frame: its sums
+        if (body_done && pi_idx != p_fidx) begin
+            x_pre <= ps_pre[p_slot];
+            x_suf <= ps_suf[p_slot];
             wait_n <= 0;
             p_state <= P_CS_END;
         end
     end
     P_CS_END: begin
-        // the last beats' sums are there 4 clocks after them, folded 2
-        // later: P_CS_END (4), P_BUILD1, P_SUMS
+        // the body's sum is there 4 clocks after its last word, folded 2
+        // later (PI's sums, folded from here: 3): P_CS_END (4),
+        // P_BUILD1, P_SUMS
         wait_n <= wait_n + 3'd1;
         if (wait_n == 3'd3)
             p_state <= P_BUILD1;
@@ -856,7 +1210,6 @@ always @(posedge clk) begin
         // pieces, what the status and the counters need
         pr_hb[p_slot] <= hb;
         pr_info[p_slot] <= p_info;
-        bw_ptr <= b_wptr;
         pd_idx <= pd_idx + 16'd1;
         p_state <= P_IDLE;
     end
@@ -867,7 +1220,6 @@ always @(posedge clk) begin
         p_state <= P_IDLE;
         p_idx <= 0;
         pd_idx <= 0;
-        bw_ptr <= 0;
         b_we <= 1'b0;
     end
 end
@@ -889,10 +1241,12 @@ reg [FR_AW:0] s_fend = 0;       // the frame's and the body's ends in their ring
 reg [BR_AW:0] s_bend = 0;
 
 // W's queue of statuses: the descriptor's address (bits 63:5) and the word
-reg  [58:0] wq_addr [0:3];
-reg  [31:0] wq_word [0:3];
-reg  [1:0]  wq_wp = 0, wq_rp = 0;
-reg  [2:0]  wq_cnt = 0;
+// (16: the statuses wait there for the write channel while RX's frames
+// use it, and S goes on meanwhile)
+reg  [58:0] wq_addr [0:15];
+reg  [31:0] wq_word [0:15];
+reg  [3:0]  wq_wp = 0, wq_rp = 0;
+reg  [4:0]  wq_cnt = 0;
 wire        wq_push;
 wire        wq_pop;
 
@@ -917,7 +1271,7 @@ assign {r_hb_len, r_seg0_start, r_seg0_len, r_seg1_start, r_seg1_len, r_seg2_sta
 wire        as_busy;
 wire        as_done;
 wire        s_take = s_state == S_IDLE && pd_idx != s_idx && !as_busy &&
-                     wq_cnt != 3'd4;
+                     wq_cnt != 5'd16;
 wire        as_go = s_take && !r_err;
 
 // the assembler's use of readers S and B
@@ -990,10 +1344,6 @@ wire [31:0] err_status = {1'b1, 1'b0, 1'b1, 5'd0, 8'd0, 16'd0};
 
 assign wq_push = (s_take && r_err) || (s_state == S_SENDING && as_done);
 
-// tx_desc_errors, counted when F reads the descriptor
-wire f_desc_err = f_state == F_DWAIT && rd_valid &&
-                  (rd_data[79:78] != 2'd0 || rd_data[77:64] < 14'd14 ||
-                   rd_data[77:64] > max_frame);
 
 always @(posedge clk) begin
     stat_inc <= 0;
@@ -1044,10 +1394,10 @@ always @(posedge clk) begin
     default: s_state <= S_IDLE;
     endcase
     if (wq_push)
-        wq_wp <= wq_wp + 2'd1;
-    wq_cnt <= wq_cnt + {2'd0, wq_push} - {2'd0, wq_pop};
+        wq_wp <= wq_wp + 4'd1;
+    wq_cnt <= wq_cnt + {4'd0, wq_push} - {4'd0, wq_pop};
     if (wq_pop)
-        wq_rp <= wq_rp + 2'd1;
+        wq_rp <= wq_rp + 4'd1;
 
     if (rst) begin
         s_state <= S_IDLE;
@@ -1095,7 +1445,7 @@ always @(posedge clk) begin
     W_DATA: begin
         // (the queue's next status at once)
         if (wr_ready)
-            w_state <= wq_cnt >= 3'd2 && w_pend <= 3'd5 ? W_REQ : W_IDLE;
+            w_state <= wq_cnt >= 5'd2 && w_pend <= 3'd5 ? W_REQ : W_IDLE;
     end
     default: w_state <= W_IDLE;
     endcase
@@ -1112,16 +1462,12 @@ always @(posedge clk) begin
     end
 end
 
-// ---- F's DMA reads and the counters ----
-assign rd_req_valid = f_state == F_DREQ || (f_state == F_FREQ && f_fits);
-assign rd_req_addr = f_state == F_DREQ ? f_dslot : f_addr;
-assign rd_req_len = f_state == F_DREQ ? 16'd32 : {2'd0, f_len};
-assign rd_ready = f_state == F_DWAIT || f_state == F_FETCH;
-
 // nothing to do: no descriptor waiting, nothing in flight
-assign idle = f_state == F_IDLE && f_idx == s_idx && p_state == P_IDLE &&
+assign idle = !td_req && !tr_busy && !tk_any && dq_cnt == 0 && fq_cnt == 0 &&
+              tf_state == TF_IDLE && !hq_full && q_state == Q_IDLE &&
+              f_idx == s_idx && p_state == P_IDLE &&
               s_state == S_IDLE && !as_busy && wq_cnt == 0 &&
-              w_state == W_IDLE && w_pend == 0 && !(tx_en && txq_prod != f_idx);
+              w_state == W_IDLE && w_pend == 0 && !(tx_en && txq_prod != td_idx);
 
 
 endmodule
