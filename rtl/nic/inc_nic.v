@@ -200,7 +200,7 @@ always @(posedge clk) begin
     end
 end
 
-// ---- DMA write: one request and its data at a time --------------------------
+// ---- DMA write: requests, their data in the same order ---------------------
 
 wire         tx_wr_req_valid, rx_wr_req_valid;
 wire [63:0]  tx_wr_req_addr, rx_wr_req_addr;
@@ -209,32 +209,39 @@ wire [DATA_W-1:0] tx_wr_data, rx_wr_data;
 wire [KEEP_W-1:0] tx_wr_keep, rx_wr_keep;
 wire         tx_wr_last, rx_wr_last, tx_wr_valid, rx_wr_valid;
 
-reg          wr_busy = 1'b0;      // a request was taken; its data is flowing
+// The owners of the requests taken, in order (1: RX): wr_dp is the one
+// whose data flows (or is next), wr_id_rp the next done's. A request is
+// taken while earlier requests' data still flows (docs/regmap.md: the
+// bridge takes requests ahead of their data), so an engine's next request
+// (RX's descriptor write behind its frame, TX's status) costs no clock of
+// the data bus.
+reg  [15:0] wr_ids = 0;
+reg  [4:0]  wr_id_wp = 0, wr_dp = 0, wr_id_rp = 0;
+wire        done_owner = wr_ids[wr_id_rp[3:0]];
+// (as for reads, no request while the FIFO is full: writes wait for their
+// dones there, and TX and RX each have several in flight)
+wire        wr_ids_full = wr_id_wp - wr_id_rp == 5'd16;
+wire        wr_dhave = wr_dp != wr_id_wp;
+wire        wr_downer = wr_ids[wr_dp[3:0]];
+
 reg          wr_lock = 1'b0, wr_owner = 1'b0;
 // TX first when both ask: its writes are 4-byte statuses, at most one per
 // frame sent, while RX's frames would otherwise keep them (and so TX's
-// completions) waiting for a gap between them
-wire         wr_pick = wr_busy || wr_lock ? wr_owner : !tx_wr_req_valid;
+// completions) waiting for a gap between them; a request up and not taken
+// keeps the choice (the lock) until it is
+wire         wr_pick = wr_lock ? wr_owner : !tx_wr_req_valid;
 
-// (as for reads, no request while the owners' FIFO is full: writes wait for
-// their dones there, and TX and RX each have several in flight)
-wire         wr_ids_full;
-assign m_dma_wr_req_valid = !wr_busy && !wr_ids_full &&
+assign m_dma_wr_req_valid = !wr_ids_full &&
                             (wr_pick ? rx_wr_req_valid : tx_wr_req_valid);
 assign m_dma_wr_req_addr = wr_pick ? rx_wr_req_addr : tx_wr_req_addr;
 assign m_dma_wr_req_len = wr_pick ? rx_wr_req_len : tx_wr_req_len;
 wire   wr_req_fire = m_dma_wr_req_valid && m_dma_wr_req_ready;
 
-assign m_dma_wr_data = wr_owner ? rx_wr_data : tx_wr_data;
-assign m_dma_wr_keep = wr_owner ? rx_wr_keep : tx_wr_keep;
-assign m_dma_wr_last = wr_owner ? rx_wr_last : tx_wr_last;
-assign m_dma_wr_valid = wr_busy && (wr_owner ? rx_wr_valid : tx_wr_valid);
+assign m_dma_wr_data = wr_downer ? rx_wr_data : tx_wr_data;
+assign m_dma_wr_keep = wr_downer ? rx_wr_keep : tx_wr_keep;
+assign m_dma_wr_last = wr_downer ? rx_wr_last : tx_wr_last;
+assign m_dma_wr_valid = wr_dhave && (wr_downer ? rx_wr_valid : tx_wr_valid);
 wire   wr_data_end = m_dma_wr_valid && m_dma_wr_ready && m_dma_wr_last;
-
-reg  [15:0] wr_ids = 0;
-reg  [4:0] wr_id_wp = 0, wr_id_rp = 0;
-wire       done_owner = wr_ids[wr_id_rp[3:0]];
-assign     wr_ids_full = wr_id_wp - wr_id_rp == 5'd16;
 
 wire wr_owner_valid = wr_owner ? rx_wr_req_valid : tx_wr_req_valid;
 
@@ -247,19 +254,17 @@ always @(posedge clk) begin
     end
     if (wr_req_fire) begin
         wr_lock <= 1'b0;
-        wr_busy <= 1'b1;
-        wr_owner <= wr_pick;
         wr_ids[wr_id_wp[3:0]] <= wr_pick;
         wr_id_wp <= wr_id_wp + 5'd1;
     end
     if (wr_data_end)
-        wr_busy <= 1'b0;
+        wr_dp <= wr_dp + 5'd1;
     if (s_dma_wr_done)
         wr_id_rp <= wr_id_rp + 5'd1;
     if (rst) begin
-        wr_busy <= 1'b0;
         wr_lock <= 1'b0;
         wr_id_wp <= 0;
+        wr_dp <= 0;
         wr_id_rp <= 0;
     end
 end
@@ -283,7 +288,7 @@ nic_tx #(.LANES(LANES)) tx (
     .wr_req_addr(tx_wr_req_addr), .wr_req_len(tx_wr_req_len),
     .wr_data(tx_wr_data), .wr_keep(tx_wr_keep), .wr_last(tx_wr_last),
     .wr_valid(tx_wr_valid),
-    .wr_ready(wr_busy && !wr_owner && m_dma_wr_ready),
+    .wr_ready(wr_dhave && !wr_downer && m_dma_wr_ready),
     .wr_done(s_dma_wr_done && !done_owner),
     .m_axis_tdata(tx_tdata), .m_axis_tkeep(tx_tkeep), .m_axis_tvalid(tx_tvalid),
     .m_axis_tready(tx_tready), .m_axis_tlast(tx_tlast),
@@ -384,7 +389,7 @@ nic_rx #(.LANES(LANES)) rx (
     .wr_req_addr(rx_wr_req_addr), .wr_req_len(rx_wr_req_len),
     .wr_data(rx_wr_data), .wr_keep(rx_wr_keep), .wr_last(rx_wr_last),
     .wr_valid(rx_wr_valid),
-    .wr_ready(wr_busy && wr_owner && m_dma_wr_ready),
+    .wr_ready(wr_dhave && wr_downer && m_dma_wr_ready),
     .wr_done(s_dma_wr_done && done_owner),
     .event_done(rx_event), .idle(rx_idle), .stat_inc(rx_stat)
 );
@@ -428,7 +433,7 @@ nic_irq #(.CLK_MHZ(CLK_MHZ)) irq_rx (
 assign idle = tx_idle && rx_idle && fq_empty && !fq_in_frame && lb == loopback &&
               !rx_cut_drop &&
               irq_busy == 2'b00 && !m_irq_valid &&
-              !rd_lock && rd_id_wp == rd_id_rp && !wr_busy && !wr_lock &&
+              !rd_lock && rd_id_wp == rd_id_rp && !wr_lock &&
               wr_id_wp == wr_id_rp && !s_axil_bvalid && !s_axil_rvalid;
 
 endmodule

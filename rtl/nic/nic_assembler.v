@@ -16,6 +16,15 @@
  * packer (go_ready), before its last beats have left: frames follow each
  * other in the output as they were started, and done pulses once for each,
  * in order. busy: a frame is being read or has beats yet to leave.
+ *
+ * With QUEUE = 1 (both readers are nic_rd_stream with QUEUE = 1: a reader
+ * takes a range while its last one still goes out) the next frame is taken
+ * while this one is under way (go_ready again at once: its header and
+ * pieces wait in registers), the reader of its first piece is started
+ * while this frame's last piece goes out, and its header follows this
+ * frame's last piece in the packer with no clock between them; inside a
+ * frame, the next piece's reader is started early even when it is the
+ * same reader.
  */
 
 // Language: Verilog 2001
@@ -31,6 +40,9 @@ module nic_assembler #
     // address bits (bytes) of the RAM behind reader A, and behind B
     parameter A_AW = 14,
     parameter B_AW = 14,
+    // 1: the readers queue a range (nic_rd_stream QUEUE = 1), and frames
+    // are taken one ahead (see above); 0: one frame's pieces at a time
+    parameter QUEUE = 0,
     // bytes per beat, and their log2, and the segments' start addresses'
     // width (derived: leave them)
     parameter BB = DATA_W / 8,
@@ -111,8 +123,18 @@ wire more_after_seg = seg == 2'd0 ? any_after0 : (seg == 2'd1 ? any_after1 : 1'b
 
 // frames whose last piece is in the packer and whose last beat has not left
 reg  [2:0]    open = 0;       // (at most 5: a beat each in the packer)
-assign go_ready = state == S_IDLE;
-assign busy = state != S_IDLE || open != 0;
+
+// QUEUE: the next frame, taken while this one is under way
+reg           nf_valid = 1'b0;
+reg  [1279:0] nf_hb = 0;
+reg  [7:0]    nf_hb_len = 0;
+reg  [2:0]    nf_seg_b = 0;
+reg  [SA_W-1:0] nf_start [0:2];
+reg  [15:0]   nf_len [0:2];
+reg           nf_pre = 1'b0;  // the reader of its first piece was started
+
+assign go_ready = state == S_IDLE || (QUEUE != 0 && !nf_valid);
+assign busy = state != S_IDLE || open != 0 || nf_valid;
 
 // ---- items into the packer ----
 reg  [DATA_W-1:0] item;
@@ -180,48 +202,58 @@ wire [2:0] nxt_after = seg == 2'd2 ? 3'd4 : next_seg(seg + 2'd1, r_nz);
 wire [2:0] p_seg = state == S_HDR ? (r_nz[seg] ? {1'b0, seg} : 3'd4) : nxt_after;
 wire       p_b = r_seg_b[p_seg[1:0]];
 wire       p_go = !pre && !p_seg[2] &&
-                  (state == S_HDR || (state == S_SEG && p_b != src_b));
-wire       t_go = state == S_START || p_go;      // a reader is started now
+                  (state == S_HDR || (state == S_SEG && (p_b != src_b || QUEUE != 0)));
+// QUEUE: the next frame's first piece, while this frame's last piece goes
+// out (nothing else is started then)
+wire [2:0] nf_nz = {nf_len[2] != 0, nf_len[1] != 0, nf_len[0] != 0};
+wire [2:0] x_seg = next_seg(2'd0, nf_nz);
+wire       x_b = nf_seg_b[x_seg[1:0]];
+wire       last_piece = (state == S_SEG && nxt_after[2]) ||
+                        (state == S_HDR && !any_after_hdr);
+wire       x_go = QUEUE != 0 && nf_valid && !nf_pre && !x_seg[2] && last_piece;
+wire       t_go = state == S_START || p_go || x_go;  // a reader is started now
 wire [1:0] t_seg = state == S_START ? seg : p_seg[1:0];
-wire       t_b = r_seg_b[t_seg];
+wire       t_b = x_go ? x_b : r_seg_b[t_seg];
+wire [SA_W-1:0] t_start = x_go ? nf_start[x_seg[1:0]] : r_start[t_seg];
+wire [15:0] t_len = x_go ? nf_len[x_seg[1:0]] : r_len[t_seg];
 
 assign rda_start_valid = t_go && !t_b;
 assign rdb_start_valid = t_go && t_b;
-assign rda_start_addr = r_start[t_seg][A_AW-1:0];
-assign rdb_start_addr = r_start[t_seg][B_AW-1:0];
-assign rda_start_len = r_len[t_seg];
-assign rdb_start_len = r_len[t_seg];
+assign rda_start_addr = t_start[A_AW-1:0];
+assign rdb_start_addr = t_start[B_AW-1:0];
+assign rda_start_len = t_len;
+assign rdb_start_len = t_len;
 wire started = t_b ? rdb_start_ready : rda_start_ready;
 // the next segment's reader is (or is now) started
 wire pre_now = pre || (p_go && started);
+wire nf_pre_now = nf_pre || (x_go && started);
 
 wire out_last = m_axis_tvalid && m_axis_tready && m_axis_tlast;
 assign done = out_last;
 // the frame's last piece goes into the packer
 wire in_last = item_take && item_last;
 
+// a frame starts: taken now into an idle assembler, or the one waiting (or
+// taken now) as the last one's last piece goes in
+wire take_go = go && go_ready;
+wire load = (state == S_IDLE && (take_go || nf_valid)) ||
+            (in_last && (nf_valid || take_go));
+wire [1279:0] l_hb = nf_valid ? nf_hb : hb;
+wire [7:0]    l_hb_len = nf_valid ? nf_hb_len : hb_len;
+wire [2:0]    l_seg_b = nf_valid ? nf_seg_b : seg_b;
+wire [SA_W-1:0] l_start0 = nf_valid ? nf_start[0] : seg0_start;
+wire [SA_W-1:0] l_start1 = nf_valid ? nf_start[1] : seg1_start;
+wire [SA_W-1:0] l_start2 = nf_valid ? nf_start[2] : seg2_start;
+wire [15:0]   l_len0 = nf_valid ? nf_len[0] : seg0_len;
+wire [15:0]   l_len1 = nf_valid ? nf_len[1] : seg1_len;
+wire [15:0]   l_len2 = nf_valid ? nf_len[2] : seg2_len;
+// (its first piece's reader started already)
+wire          l_pre = nf_valid && nf_pre_now;
+
 always @(posedge clk) begin
     case (state)
     S_IDLE: begin
-        if (go) begin
-            r_hb <= hb;
-            hb_piece <= 0;
-            hb_left <= hb_len;
-            hb_item <= piece_len(hb_len);
-            hb_final <= hb_len <= BB8;
-            r_seg_b <= seg_b;
-            r_start[0] <= seg0_start;
-            r_start[1] <= seg1_start;
-            r_start[2] <= seg2_start;
-            r_len[0] <= seg0_len;
-            r_len[1] <= seg1_len;
-            r_len[2] <= seg2_len;
-            r_nz <= {seg2_len != 0, seg1_len != 0, seg0_len != 0};
-            // (the first segment; with none, the header is the frame)
-            seg <= seg0_len != 0 ? 2'd0 : seg1_len != 0 ? 2'd1 : 2'd2;
-            pre <= 1'b0;
-            state <= hb_len != 0 ? S_HDR : S_START;
-        end
+        // (the load below)
     end
     S_HDR: begin
         if (item_take) begin
@@ -261,10 +293,47 @@ always @(posedge clk) begin
     end
     default: state <= S_IDLE;
     endcase
+    if (load) begin
+        r_hb <= l_hb;
+        hb_piece <= 0;
+        hb_left <= l_hb_len;
+        hb_item <= piece_len(l_hb_len);
+        hb_final <= l_hb_len <= BB8;
+        r_seg_b <= l_seg_b;
+        r_start[0] <= l_start0;
+        r_start[1] <= l_start1;
+        r_start[2] <= l_start2;
+        r_len[0] <= l_len0;
+        r_len[1] <= l_len1;
+        r_len[2] <= l_len2;
+        r_nz <= {l_len2 != 0, l_len1 != 0, l_len0 != 0};
+        // (the first segment; with none, the header is the frame)
+        seg <= l_len0 != 0 ? 2'd0 : l_len1 != 0 ? 2'd1 : 2'd2;
+        // (with a header: its first piece's reader; without: the next's)
+        pre <= l_hb_len != 0 && l_pre;
+        state <= l_hb_len != 0 ? S_HDR : l_pre ? S_SEG : S_START;
+        nf_valid <= 1'b0;
+    end
+    if (take_go && !load) begin
+        nf_valid <= 1'b1;
+        nf_hb <= hb;
+        nf_hb_len <= hb_len;
+        nf_seg_b <= seg_b;
+        nf_start[0] <= seg0_start;
+        nf_start[1] <= seg1_start;
+        nf_start[2] <= seg2_start;
+        nf_len[0] <= seg0_len;
+        nf_len[1] <= seg1_len;
+        nf_len[2] <= seg2_len;
+        nf_pre <= 1'b0;
+    end else if (x_go && started) begin
+        nf_pre <= 1'b1;
+    end
     open <= open + {2'd0, in_last} - {2'd0, out_last};
     if (rst) begin
         state <= S_IDLE;
         open <= 0;
+        nf_valid <= 1'b0;
     end
 end
 

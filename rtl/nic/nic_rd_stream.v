@@ -13,7 +13,10 @@
  * m_axis_tlen come from flip-flops, and so does the ready of the stage in
  * front of it), so a consumer's logic does not add to the byte rotation's.
  * m_axis_tlen is the beat's byte count (tkeep's set bits, 0..BB). A new
- * range starts (start_ready) only when the last one has left entirely.
+ * range starts (start_ready) only when the last one has left entirely; or,
+ * with QUEUE = 1, as soon as the last one's words have all been read: its
+ * words follow in the queue and its first beat follows the last one's last
+ * beat with no gap (each range still ends with tlast).
  */
 
 // Language: Verilog 2001
@@ -28,6 +31,9 @@ module nic_rd_stream #
     parameter DATA_W = 256,
     // log2 of the RAM's number of words
     parameter ADDR_W = 9,
+    // 1: a range may be started while the last one's beats still go out
+    // (see above); 0: only once it has left
+    parameter QUEUE = 0,
     // bytes per word, and their log2 (derived: leave them)
     parameter BB = DATA_W / 8,
     parameter BS = $clog2(BB)
@@ -55,12 +61,21 @@ module nic_rd_stream #
     output reg  [BS:0]         m_axis_tlen = 0
 );
 
-reg              busy = 1'b0;
+// the words to read (of the newest range started)
 reg [ADDR_W-1:0] rd_word = 0;     // next word to read
 reg [11:0]       words_left = 0;  // words still to read
+// the range whose beats are being made (busy)
+reg              busy = 1'b0;
 reg [11:0]       beats_left = 0;  // beats still to send
 reg [BS-1:0]     shift = 0;       // byte offset of the range in its word
 reg [BS:0]       last_keep = 0;   // bytes in the last beat, 0..BB
+reg              extra = 1'b0;    // one word more than beats (the last beat's second)
+// QUEUE: the range after it, its words read or being read
+reg              n_valid = 1'b0;
+reg [11:0]       n_beats_left = 0;
+reg [BS-1:0]     n_shift = 0;
+reg [BS:0]       n_last_keep = 0;
+reg              n_extra = 1'b0;
 
 localparam [BS:0] BBN = BB[BS:0];
 
@@ -76,7 +91,11 @@ reg [DATA_W-1:0] k_data = 0;
 reg [BB-1:0]     k_keep = 0;
 reg [BS:0]       k_len = 0;
 
-assign start_ready = !busy && !m_axis_tvalid && !k_valid;
+// (QUEUE: the clock the last word is read will do; the start's counts
+// replace the decrement)
+assign start_ready = QUEUE != 0 ? (words_left == 0 || (words_left == 12'd1 && ram_re)) &&
+                                  !n_valid :
+                     !busy && !m_axis_tvalid && !k_valid;
 
 wire take_start = start_valid && start_ready;
 // words the range touches (none for an empty range), and beats it takes:
@@ -84,10 +103,13 @@ wire take_start = start_valid && start_ready;
 // two for the r bytes, depending on s + r
 wire [BS:0]  s_r = {1'b0, start_addr[BS-1:0]} + {1'b0, start_len[BS-1:0]};
 wire [11:0]  len_words = {{(BS - 4){1'b0}}, start_len[15:BS]};
-wire [11:0]  n_words = len_words +
+wire [11:0]  n_words = start_len == 0 ? 12'd0 : len_words +
                        (s_r > BBN ? 12'd2 : (s_r != 0 ? 12'd1 : 12'd0));
 wire [11:0]  n_beats = start_len == 0 ? 12'd1 :
                        len_words + {11'd0, start_len[BS-1:0] != 0};
+wire [BS:0]  s_last_keep = start_len == 0 ? {(BS+1){1'b0}} :
+                           (start_len[BS-1:0] == 0 ? BBN : {1'b0, start_len[BS-1:0]});
+wire         s_extra = start_len != 0 && n_words != n_beats;
 
 // (the queue's four entries: a beat of an unaligned range uses two words,
 // so with three it would wait a clock in three)
@@ -98,7 +120,10 @@ assign ram_raddr = rd_word;
 wire        last_beat = beats_left == 12'd1;
 wire        need_two = shift != 0 && !(last_beat && {1'b0, shift} + last_keep <= BBN);
 wire        have = q_cnt >= (need_two ? 3'd2 : 3'd1) || (busy && last_beat && last_keep == 0);
-wire [2*DATA_W-1:0] pair = {q[q_rp + 2'd1], q[q_rp]};
+// (the index in a wire of its own: a simulator may size q_rp + 1 wider
+// in an index and read past the array)
+wire [1:0]  q_rp1 = q_rp + 2'd1;
+wire [2*DATA_W-1:0] pair = {q[q_rp1], q[q_rp]};
 // the beat, before the output stage
 wire              c_valid = busy && have;
 wire [DATA_W-1:0] c_data = pair[{1'b0, shift, 3'd0} +: DATA_W];
@@ -137,8 +162,12 @@ always @(posedge clk) begin
         k_valid <= 1'b0;
     end
 end
-// each beat uses one word, and the last one may use none more
-wire [2:0] used = pop ? ((last_beat && q_cnt == 0) ? 3'd0 : 3'd1) : 3'd0;
+// each beat uses one word, the last one its second too if it has one, or
+// none for an empty range
+wire [2:0] used = !pop ? 3'd0 :
+                  !last_beat ? 3'd1 :
+                  last_keep == 0 ? 3'd0 : 3'd1 + {2'd0, extra};
+wire cur_end = pop && last_beat;
 
 always @(posedge clk) begin
     inflight <= ram_re;
@@ -153,30 +182,39 @@ always @(posedge clk) begin
         rd_word <= rd_word + 1'b1;
         words_left <= words_left - 12'd1;
     end
-    if (pop) begin
+    if (pop)
         beats_left <= beats_left - 12'd1;
-        if (last_beat) begin
-            busy <= 1'b0;
-            // drop any word read ahead of the end
-            q_cnt <= 0;
-            q_rp <= 0;
-            q_wp <= 0;
-        end
-    end
     if (take_start) begin
-        busy <= 1'b1;
         rd_word <= start_addr[ADDR_W+BS-1:BS];
         words_left <= n_words;
+    end
+    // the beats' range: the next one's after this one's last beat (or the
+    // one starting now)
+    if (cur_end && n_valid) begin
+        beats_left <= n_beats_left;
+        shift <= n_shift;
+        last_keep <= n_last_keep;
+        extra <= n_extra;
+        n_valid <= 1'b0;
+    end else if (take_start && (!busy || cur_end)) begin
+        busy <= 1'b1;
         beats_left <= n_beats;
         shift <= start_addr[BS-1:0];
-        last_keep <= start_len == 0 ? {(BS+1){1'b0}} :
-                     (start_len[BS-1:0] == 0 ? BBN : {1'b0, start_len[BS-1:0]});
-        q_cnt <= 0;
-        q_rp <= 0;
-        q_wp <= 0;
+        last_keep <= s_last_keep;
+        extra <= s_extra;
+    end else if (take_start) begin
+        n_valid <= 1'b1;
+        n_beats_left <= n_beats;
+        n_shift <= start_addr[BS-1:0];
+        n_last_keep <= s_last_keep;
+        n_extra <= s_extra;
+    end else if (cur_end) begin
+        busy <= 1'b0;
     end
     if (rst) begin
         busy <= 1'b0;
+        n_valid <= 1'b0;
+        words_left <= 0;
         inflight <= 1'b0;
         q_cnt <= 0;
         q_rp <= 0;

@@ -663,7 +663,7 @@ wire [DATA_W-1:0] rw_tdata;
 wire         rw_tvalid, rw_tlast;
 wire [BS:0]  rw_tlen;
 
-nic_rd_stream #(.DATA_W(DATA_W), .ADDR_W(RING_AW)) rd_w (
+nic_rd_stream #(.DATA_W(DATA_W), .ADDR_W(RING_AW), .QUEUE(1)) rd_w (
     .clk(clk), .rst(rst),
     .start_valid(as_rda_valid), .start_ready(rw_ready),
     .start_addr(as_rda_addr), .start_len(as_rda_len),
@@ -681,7 +681,7 @@ wire [DATA_W-1:0] rb_tdata;
 wire         rb_tvalid, rb_tlast;
 wire [BS:0]  rb_tlen;
 
-nic_rd_stream #(.DATA_W(DATA_W), .ADDR_W(BW_W + XS_W)) rd_b (
+nic_rd_stream #(.DATA_W(DATA_W), .ADDR_W(BW_W + XS_W), .QUEUE(1)) rd_b (
     .clk(clk), .rst(rst),
     .start_valid(as_rdb_valid), .start_ready(rb_ready),
     .start_addr(as_rdb_addr), .start_len(as_rdb_len),
@@ -1186,27 +1186,32 @@ end
 wire [11:0] ring_mask = ~(12'hfff << rxq_size);
 wire        unused_base = ^rxq_base[3:0];   // below the descriptor size
 // D reads descriptors from d_fidx on into a FIFO of ND, as long as PROD is
-// ahead of it and frames in the ring (or coming in) have none yet: a
-// descriptor is read once a frame is coming for it, not before (a frame
-// that comes while bus mastering is off finds its descriptor's read
-// failed, and is dropped without using it). WA takes them from the FIFO,
-// in order, for the frames it starts (wa_didx: the next it takes;
+// ahead of it and frames in the ring (or coming in) that WA has not taken
+// outnumber the descriptors read or being read for WA: a descriptor is read
+// once a frame is coming for it, not before (a frame that comes while bus
+// mastering is off finds its descriptor's read failed, and is dropped
+// without using it), and several reads are in flight at once (their
+// latency, behind the transmit engine's frame reads on the shared channel,
+// stays off the frames' path through H and X). WA takes them from the
+// FIFO, in order, for the frames it starts (wa_didx: the next it takes;
 // [wa_didx, d_fidx) are in the FIFO or being read; CONS follows as frames
-// complete; d_out = d_fidx - CONS). A buffer too small for
+// complete). A buffer too small for
 // WA's frame is read again before the frame is dropped for it: what was
 // read ahead goes, and is read again from the head (a read that failed,
 // with bus mastering off, gave a 0-byte buffer; a driver may have posted a
 // descriptor before it wrote it). So is all of it when RX is turned off
 // (the ring may change then).
-localparam [2:0] ND = 3'd4;
+localparam ND_W = 3;
+localparam [ND_W:0] ND = 1 << ND_W;
 reg  [15:0] d_fidx = 0;
 reg  [15:0] wa_didx = 0;
-reg  [4:0]  d_out = 0;
-reg  [2:0]  d_avail = 0;            // in the FIFO
-reg  [1:0]  d_wp = 0, d_rp = 0;
-reg  [59:0] df_slot [0:3];          // the descriptor's address / 16
-reg  [63:0] df_buf [0:3];
-reg  [15:0] df_len [0:3];
+// the FIFO's entries: taken by a request (d_qp), read (d_wp), taken by WA
+// (d_rp); several reads in flight, their data back in order
+reg  [ND_W:0] d_qp = 0, d_wp = 0, d_rp = 0;
+wire [ND_W:0] d_avail = d_wp - d_rp;    // read, for WA
+reg  [59:0] df_slot [0:ND-1];       // the descriptor's address / 16
+reg  [63:0] df_buf [0:ND-1];
+reg  [15:0] df_len [0:ND-1];
 // the address of descriptor d_fidx, BASE's bits below the descriptor size
 // ignored (docs/regmap.md), in two clocks (the low 32 bits and their
 // carry, then the high ones): slot_fresh once both have followed d_fidx
@@ -1220,29 +1225,37 @@ always @(posedge clk) begin
     slot_addr <= {rxq_base[63:32] + {31'd0, slot_lo[32]}, slot_lo[31:0]};
 end
 
-localparam [1:0] D_IDLE = 2'd0, D_REQ = 2'd1, D_WAIT = 2'd2;
-reg  [1:0]  d_state = D_IDLE;
+localparam D_IDLE = 1'b0, D_REQ = 1'b1;
+reg         d_state = D_IDLE;
 reg  [59:0] d_req_slot = 0;
 wire        d_take;                 // WA takes the head for a frame
 wire        d_complete;             // a frame's writes are done: CONS moves
 wire        wa_small;               // the head's buffer is too small for WA's frame
 reg         d_flush = 1'b0;         // read again from wa_didx, once D is idle
-wire [5:0]  d_frames = {1'b0, q_cnt} + {5'd0, f_bytes != 0};
+// frames in the ring or coming in that WA has not taken (w_idx..wa_idx: taken,
+// still in the ring), and descriptors read or being read for them
+reg  [15:0] wa_idx = 0;
+// (both at most 17: the low bits of the differences do)
+wire [5:0]  wa_ahead = wa_idx[5:0] - w_idx[5:0];
+wire [5:0]  d_frames = {1'b0, q_cnt} + {5'd0, f_bytes != 0} - wa_ahead;
+wire [5:0]  d_ahead = d_fidx[5:0] - wa_didx[5:0];
 wire        d_fetch = d_state == D_IDLE && rx_en && rxq_prod != d_fidx &&
-                      d_avail != ND && {1'b0, d_out} < d_frames && slot_fresh &&
+                      d_qp - d_rp != ND && d_ahead < d_frames && slot_fresh &&
                       !d_flush;
 wire        wa_wait;                // WA waits for a descriptor for its frame
-wire        d_flushing = (d_flush || (!rx_en && !wa_wait)) && d_state == D_IDLE;
+// (nothing in flight)
+wire        d_flushing = (d_flush || (!rx_en && !wa_wait)) && d_state == D_IDLE &&
+                         d_qp == d_wp;
 
 // the head, for WA
-wire [59:0] d_slot = df_slot[d_rp];
-wire [63:0] d_buf = df_buf[d_rp];
-wire [15:0] d_buf_len = df_len[d_rp];
+wire [59:0] d_slot = df_slot[d_rp[ND_W-1:0]];
+wire [63:0] d_buf = df_buf[d_rp[ND_W-1:0]];
+wire [15:0] d_buf_len = df_len[d_rp[ND_W-1:0]];
 
 assign rd_req_valid = d_state == D_REQ;
 assign rd_req_addr = {d_req_slot, 4'd0};
 assign rd_req_len = 16'd16;
-assign rd_ready = d_state == D_WAIT;
+assign rd_ready = 1'b1;             // (room taken with the request)
 
 always @(posedge clk) begin
     if (!slot_fresh)
@@ -1252,7 +1265,9 @@ always @(posedge clk) begin
         // (once up, a request stays until taken, whatever RX_EN or PROD
         // do meanwhile)
         if (d_fetch) begin
+            df_slot[d_qp[ND_W-1:0]] <= slot_addr[63:4];
             d_req_slot <= slot_addr[63:4];
+            d_qp <= d_qp + 1'b1;
             d_fidx <= d_fidx + 16'd1;
             slot_age <= 0;
             d_state <= D_REQ;
@@ -1260,23 +1275,17 @@ always @(posedge clk) begin
     end
     D_REQ: begin
         if (rd_req_ready)
-            d_state <= D_WAIT;
-    end
-    D_WAIT: begin
-        if (rd_valid) begin
-            df_slot[d_wp] <= d_req_slot;
-            df_buf[d_wp] <= rd_data[63:0];
-            df_len[d_wp] <= rd_data[79:64];
-            d_wp <= d_wp + 2'd1;
             d_state <= D_IDLE;
-        end
     end
     default: d_state <= D_IDLE;
     endcase
-    d_out <= d_out + {4'd0, d_fetch} - {4'd0, d_complete};
-    d_avail <= d_avail + {2'd0, d_state == D_WAIT && rd_valid} - {2'd0, d_take};
+    if (rd_valid) begin
+        df_buf[d_wp[ND_W-1:0]] <= rd_data[63:0];
+        df_len[d_wp[ND_W-1:0]] <= rd_data[79:64];
+        d_wp <= d_wp + 1'b1;
+    end
     if (d_take) begin
-        d_rp <= d_rp + 2'd1;
+        d_rp <= d_rp + 1'b1;
         wa_didx <= wa_didx + 16'd1;
     end
     if (wa_small)
@@ -1284,10 +1293,9 @@ always @(posedge clk) begin
     // what was read ahead goes (WA takes nothing meanwhile: it waits for
     // the flush; RX off waits for the frame WA has a descriptor coming for)
     if (d_flushing) begin
+        d_qp <= d_rp;
         d_wp <= d_rp;
-        d_avail <= 0;
         d_fidx <= wa_didx;
-        d_out <= d_out - {2'd0, d_avail} - {4'd0, d_complete};
         slot_age <= 0;
         d_flush <= 1'b0;
     end
@@ -1296,8 +1304,7 @@ always @(posedge clk) begin
         d_state <= D_IDLE;
         d_fidx <= 0;
         wa_didx <= 0;
-        d_out <= 0;
-        d_avail <= 0;
+        d_qp <= 0;
         d_wp <= 0;
         d_rp <= 0;
         slot_age <= 0;
@@ -1307,8 +1314,7 @@ end
 // ---- WA: each record's buffer, and the assembler started on it --------------
 
 // X's records, from w_idx (W is done with the ones before) to wa_idx (the
-// next WA takes)
-reg  [15:0] wa_idx = 0;
+// next WA takes; declared with D)
 wire [XS_W-1:0] wa_slot = wa_idx[XS_W-1:0];
 wire [13:0] w_out_len;
 wire        w_restore, w_bad;
@@ -1340,7 +1346,7 @@ wire         as_busy, as_go_ready;
 reg  wa_buf = 1'b0;
 // the head was read again for this frame (after it looked too small)
 reg  wa_rechk = 1'b0;
-wire wa_starved = !rx_en && d_avail == 0 && d_state == D_IDLE;
+wire wa_starved = !rx_en && d_qp == d_rp && d_state == D_IDLE;
 wire wa_toosmall = wa_state == WA_CHK && !w_bad && wa_buf && !d_flush && d_avail != 0 &&
                    d_buf_len < {2'd0, w_out_len};
 assign wa_small = wa_toosmall && !wa_rechk;         // read it again
@@ -1412,7 +1418,7 @@ assign {as_hb_len, as_seg0_start, as_seg0_len, as_seg1_len, as_seg2_start, as_se
         unused_as_out, unused_as_restore, unused_as_bad, unused_as_words, unused_as_body,
         unused_as_raw} = xr_info[as_slot];
 
-nic_assembler #(.DATA_W(DATA_W), .A_AW(RING_AW + BS), .B_AW(14 + XS_W)) asm_rx (
+nic_assembler #(.DATA_W(DATA_W), .A_AW(RING_AW + BS), .B_AW(14 + XS_W), .QUEUE(1)) asm_rx (
     .clk(clk), .rst(rst),
     .go(as_go), .go_ready(as_go_ready), .busy(as_busy),
     /* verilator lint_off PINCONNECTEMPTY */
@@ -1450,19 +1456,50 @@ nic_fifo #(.DATA_W(DATA_W), .ADDR_W(4)) o_fifo (
 
 // the head of WB's queue
 wire [1:0]  q_kind;
-wire [59:0] q_slot;
-wire [63:0] q_buf;
+wire [59:0] unused_q_slot;      // (WR's)
+wire [63:0] unused_q_buf;
 wire [15:0] q_buf_len;
 wire [13:0] q_out_len;
 wire        q_restore;
 wire [RING_AW:0] q_words;
 wire [15:0] q_body, q_raw;
-assign {q_kind, q_slot, q_buf, q_buf_len, q_out_len, q_restore, q_words, q_body,
-        q_raw} = wq[wq_rp];
+assign {q_kind, unused_q_slot, unused_q_buf, q_buf_len, q_out_len, q_restore, q_words,
+        q_body, q_raw} = wq[wq_rp];
 
-localparam [2:0] WB_IDLE = 3'd0, WB_REQ = 3'd1, WB_DATA = 3'd2, WB_DREQ = 3'd3,
-                 WB_DDATA = 3'd4;
-reg  [2:0]   wb_state = WB_IDLE;
+// WB in two halves. WR issues the write requests, each frame's data write
+// and then its descriptor's, running ahead of the data (the entries it has
+// passed: wr_off from the head; wr_desc: the frame's is issued, the
+// descriptor's next); it skips the drops. WD sends the data in the same
+// order: the frame's beats, then the descriptor's 8 bytes, and pops the
+// entry; a drop is popped once WR has passed it. (inc_nic routes the data
+// in request order, so WD's data waits for its request by itself.)
+localparam [1:0] WB_IDLE = 2'd0, WB_DATA = 2'd1, WB_DDATA = 2'd2;
+reg  [1:0]   wb_state = WB_IDLE;
+reg  [2:0]   wr_off = 0;
+reg          wr_desc = 1'b0;
+wire [1:0]   wr_e = wq_rp + wr_off[1:0];
+wire [1:0]   rq_kind;
+wire [59:0]  rq_slot;
+wire [63:0]  rq_buf;
+wire [13:0]  rq_out_len;
+wire [15:0]  unused_rq_buf_len;
+wire         unused_rq_restore;
+wire [RING_AW:0] unused_rq_words;
+wire [31:0]  unused_rq_counts;
+assign {rq_kind, rq_slot, rq_buf, unused_rq_buf_len, rq_out_len, unused_rq_restore,
+        unused_rq_words, unused_rq_counts} = wq[wr_e];
+wire         wr_have = {1'b0, wr_off} < {1'b0, wq_cnt};
+wire         wr_skip = wr_have && rq_kind != Q_DELIVER;
+// (a frame's request once WD is on it, or writing the descriptor before
+// it: requests far ahead of their data would keep TX's status writes
+// waiting behind RX's frames)
+assign wr_req_valid = wr_have && rq_kind == Q_DELIVER &&
+                      (wr_desc || wr_off == 3'd0 || (wr_off == 3'd1 && wb_state == WB_DDATA));
+assign wr_req_addr = wr_desc ? {rq_slot, 4'd8} : rq_buf;
+assign wr_req_len = wr_desc ? 16'd8 : {2'd0, rq_out_len};
+wire         wr_fire = wr_req_valid && wr_req_ready;
+wire         wr_pass = wr_skip || (wr_fire && wr_desc);   // WR leaves an entry
+
 
 // frames whose two writes were issued and not yet both done: what their
 // completion counts
@@ -1478,20 +1515,18 @@ wire [15:0]  c_body, c_raw;
 assign {c_out_len, c_restore, c_body, c_raw} = cq[cq_rp];
 
 assign o_tready = wb_state == WB_DATA && wr_ready;
-assign wr_req_valid = wb_state == WB_REQ || wb_state == WB_DREQ;
-assign wr_req_addr = wb_state == WB_REQ ? q_buf : {q_slot, 4'd8};
-assign wr_req_len = wb_state == WB_REQ ? {2'd0, q_out_len} : 16'd8;
 wire [63:0] desc_wb = {1'b1, q_restore, 30'd0, 2'd0, q_out_len, q_buf_len};
 assign wr_data = wb_state == WB_DATA ? o_tdata : {{(DATA_W - 64){1'b0}}, desc_wb};
 assign wr_keep = wb_state == WB_DATA ? o_tkeep : {{(BB - 8){1'b0}}, 8'hff};
 assign wr_last = wb_state == WB_DATA ? o_tlast : 1'b1;
 assign wr_valid = (wb_state == WB_DATA && o_tvalid) || wb_state == WB_DDATA;
 
-// a drop, or a delivered frame's data written: it leaves the ring, and W
-// is done with its record
-wire wb_drop = wb_state == WB_IDLE && wq_cnt != 0 && q_kind != Q_DELIVER;
+// a drop (once WR passed it), or a delivered frame's data written: it
+// leaves the ring, and W is done with its record
+wire wb_drop = wb_state == WB_IDLE && wq_cnt != 0 && q_kind != Q_DELIVER && wr_off != 0;
 // (WB_DDATA: the entry after the head, and room for one more completion)
-wire [1:0] q_next_kind = wq[wq_rp + 2'd1][WQ_W-1 -: 2];
+wire [1:0] wq_rp1 = wq_rp + 2'd1;
+wire [1:0] q_next_kind = wq[wq_rp1][WQ_W-1 -: 2];
 wire wb_next_go = wq_cnt >= 3'd2 && q_next_kind == Q_DELIVER && cq_cnt <= 3'd2;
 wire wb_data_end = wb_state == WB_DATA && wr_ready && o_tvalid && o_tlast;
 assign pop_frame = wb_drop || wb_data_end;
@@ -1526,31 +1561,27 @@ always @(posedge clk) begin
                 stat_inc[95:80] <= 16'd1;                  // rx_drop_malformed
             else
                 stat_inc[111:96] <= {15'd0, i_drop_buf} + 16'd1; // rx_drop_no_buffer
-        end else if (wq_cnt != 0 && cq_cnt != 3'd4) begin
-            wb_state <= WB_REQ;
-        end
-    end
-    WB_REQ: begin
-        if (wr_req_ready)
+        end else if (wq_cnt != 0 && q_kind == Q_DELIVER && cq_cnt != 3'd4) begin
             wb_state <= WB_DATA;
+        end
     end
     WB_DATA: begin
         if (wb_data_end)
-            wb_state <= WB_DREQ;
-    end
-    WB_DREQ: begin
-        if (wr_req_ready)
             wb_state <= WB_DDATA;
     end
     WB_DDATA: begin
         if (wr_ready) begin
             cq[cq_wp] <= {q_out_len, q_restore, q_body, q_raw};
             // the next frame's data at once if it is one to deliver
-            wb_state <= wb_next_go ? WB_REQ : WB_IDLE;
+            wb_state <= wb_next_go ? WB_DATA : WB_IDLE;
         end
     end
     default: wb_state <= WB_IDLE;
     endcase
+    // WR
+    if (wr_fire)
+        wr_desc <= !wr_desc;
+    wr_off <= wr_off + {2'd0, wr_pass} - {2'd0, wq_pop};
     if (pop_frame)
         w_idx <= w_idx + 16'd1;
 
@@ -1576,6 +1607,8 @@ always @(posedge clk) begin
 
     if (rst) begin
         wb_state <= WB_IDLE;
+        wr_off <= 0;
+        wr_desc <= 1'b0;
         w_idx <= 0;
         rxq_cons <= 0;
         c_half <= 1'b0;

@@ -1414,48 +1414,40 @@ end
 // W: status writes, in order
 // ===========================================================================
 
-localparam [1:0] W_IDLE = 2'd0, W_REQ = 2'd1, W_DATA = 2'd2;
-reg [1:0] w_state = W_IDLE;
-// status writes issued, their dones not yet seen (CONS moves with each)
-reg [2:0] w_pend = 0;
+// Requests run ahead of their data (up to W_MAX writes between a request
+// and its done): w_rq statuses from the queue's head have their request
+// taken and wait to send their word, w_pend have sent it and wait for
+// their done. RX's frames hold the write data bus for a frame at a time;
+// the statuses whose requests were taken meanwhile follow each other
+// after it, a clock each.
+localparam [3:0] W_MAX = 4'd8;
+reg  [3:0] w_rq = 0;
+reg  [3:0] w_pend = 0;
+wire [3:0] w_e = wq_rp + w_rq;
 
-assign wq_pop = w_state == W_DATA && wr_ready;
+assign wq_pop = wr_valid && wr_ready;
 
-assign wr_req_valid = w_state == W_REQ;
-assign wr_req_addr = {wq_addr[wq_rp], 5'd24};    // the status word
+// (once up, a request stays until taken: the sum only falls with dones,
+// the queue only grows but for entries already requested)
+assign wr_req_valid = {1'b0, w_rq} < wq_cnt && w_rq + w_pend < W_MAX;
+assign wr_req_addr = {wq_addr[w_e], 5'd24};     // the status word
 assign wr_req_len = 16'd4;
 assign wr_data = {{(DATA_W - 32){1'b0}}, wq_word[wq_rp]};
 assign wr_keep = {{(BB - 4){1'b0}}, 4'hf};
 assign wr_last = 1'b1;
-assign wr_valid = w_state == W_DATA;
+assign wr_valid = w_rq != 0;
 
-// Each status is written without waiting for the last one's done: the
-// dones come in order, and CONS and the completion event follow them.
+// The dones come in order, and CONS and the completion event follow them.
 always @(posedge clk) begin
     event_done <= 1'b0;
-    case (w_state)
-    W_IDLE: begin
-        if (wq_cnt != 0 && w_pend != 3'd7)
-            w_state <= W_REQ;
-    end
-    W_REQ: begin
-        if (wr_req_ready)
-            w_state <= W_DATA;
-    end
-    W_DATA: begin
-        // (the queue's next status at once)
-        if (wr_ready)
-            w_state <= wq_cnt >= 5'd2 && w_pend <= 3'd5 ? W_REQ : W_IDLE;
-    end
-    default: w_state <= W_IDLE;
-    endcase
-    w_pend <= w_pend + {2'd0, w_state == W_DATA && wr_ready} - {2'd0, wr_done};
+    w_rq <= w_rq + {3'd0, wr_req_valid && wr_req_ready} - {3'd0, wq_pop};
+    w_pend <= w_pend + {3'd0, wq_pop} - {3'd0, wr_done};
     if (wr_done) begin
         txq_cons <= txq_cons + 16'd1;
         event_done <= 1'b1;
     end
     if (rst) begin
-        w_state <= W_IDLE;
+        w_rq <= 0;
         w_pend <= 0;
         txq_cons <= 0;
         event_done <= 1'b0;
@@ -1467,7 +1459,7 @@ assign idle = !td_req && !tr_busy && !tk_any && dq_cnt == 0 && fq_cnt == 0 &&
               tf_state == TF_IDLE && !hq_full && q_state == Q_IDLE &&
               f_idx == s_idx && p_state == P_IDLE &&
               s_state == S_IDLE && !as_busy && wq_cnt == 0 &&
-              w_state == W_IDLE && w_pend == 0 && !(tx_en && txq_prod != td_idx);
+              w_rq == 0 && w_pend == 0 && !(tx_en && txq_prod != td_idx);
 
 
 endmodule

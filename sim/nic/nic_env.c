@@ -946,6 +946,11 @@ static void sample_wr(struct nic_env *e)
 			if (n < 0)
 				n = 0;
 		}
+		/* (the bridge takes requests ahead of their data, not
+		 * data ahead of its request: docs/regmap.md) */
+		if (!op->have_req && !op->got)
+			env_err(e, &e->err.dma_proto,
+				"DMA write data before its request");
 		if (op->have_req && op->got + (uint32_t)n > op->len)
 			env_err(e, &e->err.dma_proto,
 				"DMA write at 0x%llx: data past its %u bytes",
