@@ -228,7 +228,7 @@ exhaustive-eval: deps
 synth-check: deps
 	$(Q)export SYNTH_BUILD=$(BUILD)/rtl-synth; rc=0; \
 	for c in inc_compressor:8 inc_compressor:16 inc_decompressor:8 \
-		inc_decompressor:16 inc_nic:-; do set -- $$(echo "$$c" | tr : ' '); \
+		inc_decompressor:16 inc_nic:16; do set -- $$(echo "$$c" | tr : ' '); \
 		rtl/scripts/synth.sh $$1 $$2 check || rc=1; done; \
 	exit $$rc
 

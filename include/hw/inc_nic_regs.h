@@ -39,6 +39,7 @@
 #define INC_FEAT_JUMBO		(1u << 8)
 #define INC_FEAT_STATS64	(1u << 9)
 #define INC_FEAT_LINK_SPEED	(1u << 10)	/* LINK_SPEED is valid (v1.1) */
+#define INC_FEAT_QFLUSH		(1u << 11)	/* QFLUSH is valid (v1.2) */
 
 #define INC_CONFIG_LANES(c)	((c) & 0xff)
 #define INC_CONFIG_QUEUES(c)	(((c) >> 8) & 0xff)
@@ -51,10 +52,14 @@
 #define INC_MAC_HI		0x10c
 #define INC_MAX_FRAME		0x110
 #define INC_LINK_SPEED		0x114	/* RO, Mbit/s of the link; 0 unknown */
+#define INC_QFLUSH		0x118	/* W1S: flush a queue; RO: in progress */
 
 #define INC_CTRL_TX_EN		(1u << 0)
 #define INC_CTRL_RX_EN		(1u << 1)
 #define INC_CTRL_LOOPBACK	(1u << 2)
+
+#define INC_QFLUSH_TX		(1u << 0)
+#define INC_QFLUSH_RX		(1u << 1)
 
 #define INC_STATUS_LINK		(1u << 0)
 #define INC_STATUS_TX_IDLE	(1u << 1)

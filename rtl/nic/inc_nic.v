@@ -114,6 +114,9 @@ wire [15:0] txq_prod, rxq_prod, txq_cons, rxq_cons;
 wire [1:0]  irq_enable, irq_fired;
 wire [31:0] coal_tx, coal_rx;
 wire        tx_idle, rx_idle;
+wire [1:0]  flush_req;
+reg  [1:0]  flushing = 2'b00;   // a queue's flush in progress (0 TX, 1 RX)
+reg  [1:0]  flush_rst = 2'b00;  // its engine is reset now
 wire [127:0] tx_stat;
 wire [159:0] rx_stat;
 
@@ -138,6 +141,7 @@ nic_csr #(
     .txq_cons(txq_cons),
     .rxq_base(rxq_base), .rxq_size(rxq_size), .rxq_prod(rxq_prod),
     .rxq_cons(rxq_cons),
+    .flush_req(flush_req), .flushing(flushing), .flush_done(flush_rst),
     .irq_enable(irq_enable), .coal_tx(coal_tx), .coal_rx(coal_rx),
     .irq_fired(irq_fired),
     .link_up(link_up), .link_speed(link_speed), .tx_idle(tx_idle), .rx_idle(rx_idle),
@@ -147,12 +151,16 @@ nic_csr #(
 
 // ---- DMA read: two requesters, responses in order -------------------------
 
-wire         tx_rd_req_valid, rx_rd_req_valid;
+wire         tx_rd_req_up, rx_rd_req_up;    // the engines' requests
 wire [63:0]  tx_rd_req_addr, rx_rd_req_addr;
 wire [15:0]  tx_rd_req_len, rx_rd_req_len;
 wire         tx_rd_ready, rx_rd_ready;
 
 reg          rd_lock = 1'b0, rd_owner = 1'b0;   // owner 1: RX
+// a queue being flushed asks for nothing new (a request the bridge was
+// offered stays until taken: the lock)
+wire         tx_rd_req_valid = tx_rd_req_up && (!flushing[0] || (rd_lock && !rd_owner));
+wire         rx_rd_req_valid = rx_rd_req_up && (!flushing[1] || (rd_lock && rd_owner));
 wire         rd_pick = rd_lock ? rd_owner : rx_rd_req_valid;
 wire         rd_any = rd_lock || tx_rd_req_valid || rx_rd_req_valid;
 
@@ -202,7 +210,7 @@ end
 
 // ---- DMA write: requests, their data in the same order ---------------------
 
-wire         tx_wr_req_valid, rx_wr_req_valid;
+wire         tx_wr_req_up, rx_wr_req_up;
 wire [63:0]  tx_wr_req_addr, rx_wr_req_addr;
 wire [15:0]  tx_wr_req_len, rx_wr_req_len;
 wire [DATA_W-1:0] tx_wr_data, rx_wr_data;
@@ -225,6 +233,8 @@ wire        wr_dhave = wr_dp != wr_id_wp;
 wire        wr_downer = wr_ids[wr_dp[3:0]];
 
 reg          wr_lock = 1'b0, wr_owner = 1'b0;
+wire         tx_wr_req_valid = tx_wr_req_up && (!flushing[0] || (wr_lock && !wr_owner));
+wire         rx_wr_req_valid = rx_wr_req_up && (!flushing[1] || (wr_lock && wr_owner));
 // TX first when both ask: its writes are 4-byte statuses, at most one per
 // frame sent, while RX's frames would otherwise keep them (and so TX's
 // completions) waiting for a gap between them; a request up and not taken
@@ -269,6 +279,43 @@ always @(posedge clk) begin
     end
 end
 
+// ---- per-queue flush ------------------------------------------------------------
+// QFLUSH (docs/regmap.md): the queue's engine asks for no new DMA (above);
+// once the reads it has outstanding are answered and its writes done (the
+// bridge is never left with an answer for a reset engine), the engine is
+// reset for a clock (flush_rst: a frame it was writing into the TX FIFO
+// goes, an RX frame it was taking in is dropped to its end, PROD goes to
+// 0 in nic_csr), and the flush ends a clock later. The other queue runs on.
+reg  [4:0] rd_out_tx = 0, rd_out_rx = 0;   // reads taken, not yet answered
+reg  [4:0] wr_out_tx = 0, wr_out_rx = 0;   // writes taken, not yet done
+wire [1:0] dma_quiet = {rd_out_rx == 0 && wr_out_rx == 0 && !(rd_lock && rd_owner) &&
+                        !(wr_lock && wr_owner),
+                        rd_out_tx == 0 && wr_out_tx == 0 && !(rd_lock && !rd_owner) &&
+                        !(wr_lock && !wr_owner)};
+
+always @(posedge clk) begin
+    rd_out_tx <= rd_out_tx + {4'd0, rd_req_fire && !rd_pick} -
+                 {4'd0, rd_resp_done && !rd_resp_owner};
+    rd_out_rx <= rd_out_rx + {4'd0, rd_req_fire && rd_pick} -
+                 {4'd0, rd_resp_done && rd_resp_owner};
+    wr_out_tx <= wr_out_tx + {4'd0, wr_req_fire && !wr_pick} -
+                 {4'd0, s_dma_wr_done && !done_owner};
+    wr_out_rx <= wr_out_rx + {4'd0, wr_req_fire && wr_pick} -
+                 {4'd0, s_dma_wr_done && done_owner};
+    // (the request's clock is not yet counted: wait a clock after it)
+    flush_rst <= flushing & dma_quiet & ~flush_rst &
+                 ~{rx_rd_req_valid || rx_wr_req_valid, tx_rd_req_valid || tx_wr_req_valid};
+    flushing <= (flushing | flush_req) & ~flush_rst;
+    if (rst) begin
+        rd_out_tx <= 0;
+        rd_out_rx <= 0;
+        wr_out_tx <= 0;
+        wr_out_rx <= 0;
+        flush_rst <= 2'b00;
+        flushing <= 2'b00;
+    end
+end
+
 // ---- engines -------------------------------------------------------------------
 
 wire [DATA_W-1:0] tx_tdata;
@@ -277,14 +324,14 @@ wire         tx_tvalid, tx_tlast, tx_tready;
 wire         tx_event, rx_event;
 
 nic_tx #(.LANES(LANES)) tx (
-    .clk(clk), .rst(rst),
+    .clk(clk), .rst(rst || flush_rst[0]),
     .tx_en(tx_en), .txq_base(txq_base), .txq_size(txq_size),
     .txq_prod(txq_prod), .txq_cons(txq_cons), .max_frame(max_frame),
-    .rd_req_valid(tx_rd_req_valid), .rd_req_ready(rd_req_fire && !rd_pick),
+    .rd_req_valid(tx_rd_req_up), .rd_req_ready(rd_req_fire && !rd_pick),
     .rd_req_addr(tx_rd_req_addr), .rd_req_len(tx_rd_req_len),
     .rd_data(s_dma_rd_data), .rd_keep(s_dma_rd_keep), .rd_last(s_dma_rd_last),
     .rd_valid(s_dma_rd_valid && !rd_resp_owner), .rd_ready(tx_rd_ready),
-    .wr_req_valid(tx_wr_req_valid), .wr_req_ready(wr_req_fire && !wr_pick),
+    .wr_req_valid(tx_wr_req_up), .wr_req_ready(wr_req_fire && !wr_pick),
     .wr_req_addr(tx_wr_req_addr), .wr_req_len(tx_wr_req_len),
     .wr_data(tx_wr_data), .wr_keep(tx_wr_keep), .wr_last(tx_wr_last),
     .wr_valid(tx_wr_valid),
@@ -307,6 +354,7 @@ nic_frame_fifo #(.DATA_W(DATA_W), .ADDR_W(14 - BS)) tx_fifo (
     .clk(clk), .rst(rst),
     .s_axis_tdata(tx_tdata), .s_axis_tkeep(tx_tkeep), .s_axis_tvalid(tx_tvalid),
     .s_axis_tready(tx_tready), .s_axis_tlast(tx_tlast),
+    .s_drop(flush_rst[0]),
     .m_axis_tdata(fq_tdata), .m_axis_tkeep(fq_tkeep), .m_axis_tvalid(fq_tvalid),
     .m_axis_tready(fq_tready), .m_axis_tlast(fq_tlast),
     .empty(fq_empty)
@@ -325,8 +373,11 @@ nic_frame_fifo #(.DATA_W(DATA_W), .ADDR_W(14 - BS)) tx_fifo (
 reg lb = 1'b0;                  // the loopback in effect
 reg fq_in_frame = 1'b0;         // a beat of a frame left the FIFO, not its last
 reg mac_rx_in_frame = 1'b0;     // the same for the MAC's RX stream (not reset)
-reg rx_resync = 1'b0;           // since rst, the MAC's stream was not between frames
-wire rx_cut = rx_resync && mac_rx_in_frame;   // this beat is the tail of a cut frame
+// since rst or an RX flush, the stream into nic_rx (the MAC's, or the
+// FIFO's looped back) was not between frames
+reg rx_resync = 1'b0;
+wire rx_src_in_frame = lb ? fq_in_frame : mac_rx_in_frame;
+wire rx_cut = rx_resync && rx_src_in_frame;   // this beat is the tail of a cut frame
 reg rx_cut_drop = 1'b0;         // a cut frame's tail ended: count it
 
 // between frames on the FIFO's side: its last beat is taken now (the next
@@ -346,9 +397,12 @@ always @(posedge clk) begin
         fq_in_frame <= !fq_tlast;
     if (lb != loopback && fq_boundary && mac_boundary)
         lb <= loopback;
-    if (!mac_rx_in_frame)
+    if (!rx_src_in_frame)
         rx_resync <= 1'b0;
-    rx_cut_drop <= rx_cut && s_axis_rx_tvalid && s_axis_rx_tlast;
+    if (flush_rst[1])
+        rx_resync <= 1'b1;
+    rx_cut_drop <= rx_cut && (lb ? fq_tvalid && fq_tready && fq_tlast :
+                                   s_axis_rx_tvalid && s_axis_rx_tlast);
     if (rst) begin
         lb <= 1'b0;
         fq_in_frame <= 1'b0;
@@ -370,22 +424,23 @@ assign s_axis_rx_tready = 1'b1;
 
 wire [DATA_W-1:0] rx_in_data = lb ? fq_tdata : s_axis_rx_tdata;
 wire [KEEP_W-1:0] rx_in_keep = lb ? fq_tkeep : s_axis_rx_tkeep;
-wire         rx_in_valid = lb ? fq_tvalid && !lb_hold : s_axis_rx_tvalid && !rx_cut;
+wire         rx_in_valid = lb ? fq_tvalid && !lb_hold && !rx_cut :
+                                s_axis_rx_tvalid && !rx_cut;
 wire         rx_in_last = lb ? fq_tlast : s_axis_rx_tlast;
 wire         rx_in_user = lb ? 1'b0 : s_axis_rx_tuser;
 
 nic_rx #(.LANES(LANES)) rx (
-    .clk(clk), .rst(rst),
+    .clk(clk), .rst(rst || flush_rst[1]),
     .rx_en(rx_en), .rxq_base(rxq_base), .rxq_size(rxq_size),
     .rxq_prod(rxq_prod), .rxq_cons(rxq_cons), .max_frame(max_frame),
     .s_axis_tdata(rx_in_data), .s_axis_tkeep(rx_in_keep),
     .s_axis_tvalid(rx_in_valid), .s_axis_tlast(rx_in_last),
     .s_axis_tuser(rx_in_user), .s_frame_room(rx_room),
-    .rd_req_valid(rx_rd_req_valid), .rd_req_ready(rd_req_fire && rd_pick),
+    .rd_req_valid(rx_rd_req_up), .rd_req_ready(rd_req_fire && rd_pick),
     .rd_req_addr(rx_rd_req_addr), .rd_req_len(rx_rd_req_len),
     .rd_data(s_dma_rd_data[79:0]),
     .rd_valid(s_dma_rd_valid && rd_resp_owner), .rd_ready(rx_rd_ready),
-    .wr_req_valid(rx_wr_req_valid), .wr_req_ready(wr_req_fire && wr_pick),
+    .wr_req_valid(rx_wr_req_up), .wr_req_ready(wr_req_fire && wr_pick),
     .wr_req_addr(rx_wr_req_addr), .wr_req_len(rx_wr_req_len),
     .wr_data(rx_wr_data), .wr_keep(rx_wr_keep), .wr_last(rx_wr_last),
     .wr_valid(rx_wr_valid),
@@ -433,7 +488,7 @@ nic_irq #(.CLK_MHZ(CLK_MHZ)) irq_rx (
 assign idle = tx_idle && rx_idle && fq_empty && !fq_in_frame && lb == loopback &&
               !rx_cut_drop &&
               irq_busy == 2'b00 && !m_irq_valid &&
-              !rd_lock && rd_id_wp == rd_id_rp && !wr_lock &&
+              !rd_lock && rd_id_wp == rd_id_rp && !wr_lock && flushing == 2'b00 &&
               wr_id_wp == wr_id_rp && !s_axil_bvalid && !s_axil_rvalid;
 
 endmodule

@@ -17,8 +17,9 @@
 
 module nic_csr #
 (
-    // VERSION register: major 1, minor 1 (LINK_SPEED), patch 0
-    parameter [31:0] VERSION = 32'h00010100,
+    // VERSION register: major 1, minor 2 (1.1: LINK_SPEED; 1.2: QFLUSH),
+    // patch 0
+    parameter [31:0] VERSION = 32'h00010200,
     // BUILD register
     parameter [31:0] BUILD_ID = 32'h0,
     // reset value of MAC_LO/MAC_HI, byte 0 in bits 7:0
@@ -66,6 +67,13 @@ module nic_csr #
     output reg  [15:0]           rxq_prod = 0,
     input  wire [15:0]           rxq_cons,
 
+    // QFLUSH: a 1 written to a queue's bit (0 TX, 1 RX) asks for its flush
+    // (a pulse); flushing: in progress, read back; flush_done: the queue's
+    // engine is reset now, its PROD goes to 0
+    output wire [1:0]            flush_req,
+    input  wire [1:0]            flushing,
+    input  wire [1:0]            flush_done,
+
     output reg  [1:0]            irq_enable = 2'b00,
     output reg  [31:0]           coal_tx = 0,
     output reg  [31:0]           coal_rx = 0,
@@ -80,7 +88,7 @@ module nic_csr #
 );
 
 localparam [31:0] MAGIC = 32'h31434e49;    // "INC1"
-localparam [31:0] FEATURES = 32'h000007ff;
+localparam [31:0] FEATURES = 32'h00000fff;   // (bit 11: QFLUSH, v1.2)
 localparam [15:0] MAX_HW = MAX_FRAME_HW;
 localparam [7:0]  LANES8 = LANES[7:0];
 localparam [31:0] CONFIG = {MAX_HW, 8'd1, LANES8};
@@ -136,6 +144,8 @@ wire [31:0] wv = merge(cur, s_axil_wdata, s_axil_wstrb);
 wire [13:0] mf_clamped = wv[13:0] < 14'd60 ? 14'd60 :
                          (wv[31:14] != 0 || wv[13:0] > MAX_HW[13:0] ? MAX_HW[13:0] : wv[13:0]);
 wire [3:0]  sz_clamped = wv[3:0] < 4'd4 ? 4'd4 : (wv[3:0] > 4'd12 ? 4'd12 : wv[3:0]);
+// (write 1 to start: the bits written 1, with byte 0's strobe)
+assign flush_req = wr && s_axil_awaddr == 16'h0118 && s_axil_wstrb[0] ? s_axil_wdata[1:0] : 2'b00;
 
 integer si;
 always @(posedge clk) begin
@@ -167,6 +177,12 @@ always @(posedge clk) begin
         default: ;
         endcase
     end
+    // (a flush ends with the ring empty: PROD = CONS = 0; it wins over a
+    // PROD write in the same clock, which docs/regmap.md forbids anyway)
+    if (flush_done[0])
+        txq_prod <= 0;
+    if (flush_done[1])
+        rxq_prod <= 0;
     for (si = 0; si < N_STATS; si = si + 1)
         stats[si] <= stats[si] + {48'd0, stat_inc[16*si +: 16]};
     if (rst) begin
@@ -226,6 +242,7 @@ always @(posedge clk) begin
             16'h010c: s_axil_rdata <= {16'd0, mac[47:32]};
             16'h0110: s_axil_rdata <= {18'd0, max_frame};
             16'h0114: s_axil_rdata <= link_speed;
+            16'h0118: s_axil_rdata <= {30'd0, flushing};
             16'h0200: s_axil_rdata <= txq_base[31:0];
             16'h0204: s_axil_rdata <= txq_base[63:32];
             16'h0208: s_axil_rdata <= {28'd0, txq_size};

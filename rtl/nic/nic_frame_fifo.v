@@ -42,6 +42,9 @@ module nic_frame_fifo #
     input  wire              s_axis_tvalid,
     output wire              s_axis_tready,
     input  wire              s_axis_tlast,
+    // the frame being written goes (its beats so far, and this clock's):
+    // its source was reset inside it (a TX queue flush)
+    input  wire              s_drop,
 
     output wire [DATA_W-1:0] m_axis_tdata,
     output wire [KEEP_W-1:0] m_axis_tkeep,
@@ -70,7 +73,10 @@ assign s_axis_tready = !ram_full && !lens_full;
 wire in_fire = s_axis_tvalid && s_axis_tready;
 
 always @(posedge clk) begin
-    if (in_fire) begin
+    if (s_drop) begin
+        wp <= wp - flen;
+        flen <= 0;
+    end else if (in_fire) begin
         wp <= wp + 1'b1;
         if (s_axis_tlast) begin
             lens[lw[FRAMES_W-1:0]] <= flen + 1'b1;

@@ -1373,6 +1373,33 @@ int nic_drv_init(struct nic_drv *d, struct nic_env *e, unsigned int tx_log2,
 	return 0;
 }
 
+int nic_drv_tx_reset(struct nic_drv *d)
+{
+	uint16_t cons = (uint16_t)nic_csr_read(d->env, INC_TXQ + INC_Q_CONS);
+
+	memset(nic_env_mem(d->env, d->tx_ring, (size_t)INC_TXD_BYTES << d->tx_log2), 0,
+	       (size_t)INC_TXD_BYTES << d->tx_log2);
+	if (nic_csr_write(d->env, INC_TXQ + INC_Q_PROD, cons))
+		return -1;
+	d->tx_prod = d->tx_clean = d->tx_kicked = cons;
+	return 0;
+}
+
+int nic_drv_rx_reset(struct nic_drv *d)
+{
+	uint16_t cons = (uint16_t)nic_csr_read(d->env, INC_RXQ + INC_Q_CONS);
+	size_t n = (size_t)1 << d->rx_log2;
+
+	memset(nic_env_mem(d->env, d->rx_ring, (size_t)INC_RXD_BYTES << d->rx_log2), 0,
+	       (size_t)INC_RXD_BYTES << d->rx_log2);
+	memset(d->rx_written, 0, n * sizeof(*d->rx_written));
+	memset(d->rx_buf_len, 0, n * sizeof(*d->rx_buf_len));
+	if (nic_csr_write(d->env, INC_RXQ + INC_Q_PROD, cons))
+		return -1;
+	d->rx_prod = d->rx_clean = d->rx_kicked = cons;
+	return 0;
+}
+
 void nic_drv_fini(struct nic_drv *d)
 {
 	if (d->env)

@@ -300,6 +300,13 @@ struct nic_drv {
 int nic_drv_init(struct nic_drv *d, struct nic_env *e, unsigned int tx_log2,
 		 unsigned int rx_log2, size_t buf_size);
 void nic_drv_fini(struct nic_drv *d);
+/*
+ * After a queue flush (QFLUSH): forget what was posted on that ring, clear
+ * its descriptors in host memory and program it again from CONS (0 after
+ * a flush) with PROD = CONS. The queue must be disabled. 0 or -1.
+ */
+int nic_drv_tx_reset(struct nic_drv *d);
+int nic_drv_rx_reset(struct nic_drv *d);
 /* Descriptors the TX ring can still take. */
 unsigned int nic_drv_tx_space(const struct nic_drv *d);
 /*

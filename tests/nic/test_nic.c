@@ -623,11 +623,14 @@ static void churn(struct run *r)
  * unpredictable. So RX frames go in only while few are unresolved (not
  * delivered, and not followed by a delivered frame): at most RX_WINDOW
  * frames and RX_BYTES bytes, or when nothing moved for a while. (The NIC
- * queues 16 frames in a 32 KiB ring; a frame it delivered stays unresolved
- * until the test has reaped it, so the window holds fewer in the NIC.)
+ * queues 16 frames in a 32 KiB ring, each from a beat's start: 30 KiB
+ * leaves room for that; a frame it delivered stays unresolved until the
+ * test has reaped it, so the window holds fewer in the NIC. A smaller
+ * window, 12 frames and 24 KiB, held the NIC's receive rate at 16 lanes
+ * back by 1-3%.)
  */
-#define RX_WINDOW	12
-#define RX_BYTES	(24u << 10)
+#define RX_WINDOW	16
+#define RX_BYTES	(30u << 10)
 /* a run gives up when no TX completion and no RX delivery came for this
  * long */
 #define STALL_CLOCKS	100000
@@ -1006,11 +1009,11 @@ static void phase_id(void)
 	v = rd(INC_MAGIC);
 	t_ok(v == INC_MAGIC_VALUE, "MAGIC is 0x%08x (0x%08x)", INC_MAGIC_VALUE, v);
 	v = rd(INC_VERSION);
-	t_ok(v >> 16 == 1 && (v >> 8 & 255) >= 1, "VERSION 1.1 or later (0x%08x: %u.%u.%u)",
+	t_ok(v >> 16 == 1 && (v >> 8 & 255) >= 2, "VERSION 1.2 or later (0x%08x: %u.%u.%u)",
 	     v, v >> 16, v >> 8 & 255, v & 255);
 	v = rd(INC_FEATURES);
-	t_ok((v & 0x7ff) == 0x7ff,
-	     "FEATURES has bits 0..10: compression, decompression, paper, sparse, IPv6, VLAN, loopback, moderation, jumbo, 64-bit stats, link speed (0x%08x)",
+	t_ok((v & 0xfff) == 0xfff,
+	     "FEATURES has bits 0..11: compression, decompression, paper, sparse, IPv6, VLAN, loopback, moderation, jumbo, 64-bit stats, link speed, queue flush (0x%08x)",
 	     v);
 	v = rd(INC_LINK_SPEED);
 	t_ok(v == nic_env_get_cfg(env)->link_speed && v,
@@ -1392,6 +1395,313 @@ static void phase_reset_rx(void)
 	item_free(&a);
 	item_free(&b);
 	phase_end(name);
+}
+
+/* ---- per-queue flush (QFLUSH) ---- */
+
+/* Write QFLUSH's bit and read it until it clears: the clocks it took, or
+ * -1 after 200000. */
+static long flush_queue(uint32_t bit)
+{
+	uint64_t t0 = nic_env_clock(env);
+
+	wr(INC_QFLUSH, bit);
+	while (rd(INC_QFLUSH) & bit) {
+		if (nic_env_clock(env) - t0 > 200000)
+			return -1;
+		nic_env_step(env, 16);
+	}
+	return (long)(nic_env_clock(env) - t0);
+}
+
+/* TX statuses reaped into r (r->tx_status, r->tx_done) */
+static void reap_tx(struct run *r)
+{
+	struct nic_tx_done td;
+
+	while (nic_drv_tx_reap(&drv, &td))
+		r->tx_status[r->tx_done++] = td.status;
+}
+
+/* every RX slot posted with a full buffer, the doorbell rung */
+static void post_all_rx(void)
+{
+	while (nic_drv_rx_space(&drv))
+		nic_drv_rx_post(&drv, BUF_SIZE);
+	nic_drv_rx_kick(&drv);
+}
+
+/* RX buffers, the TX frames tx[0..n) posted and the RX frames rx[0..nrx)
+ * given to the MAC (gap idle clocks after each), both queues on */
+static void start_both(const struct item *tx, size_t n, const struct item *rx,
+		       size_t nrx, unsigned int gap)
+{
+	size_t i;
+
+	post_all_rx();
+	for (i = 0; i < n; i++)
+		nic_drv_tx_post_desc(&drv, tx[i].f, tx[i].len, tx[i].len_field, &tx[i].o);
+	for (i = 0; i < nrx; i++)
+		nic_env_rx_inject(env, rx[i].f, rx[i].len, 0, gap);
+	wr(INC_CTRL, INC_CTRL_TX_EN | INC_CTRL_RX_EN);
+	nic_drv_tx_kick(&drv);
+}
+
+/* run, reaping both queues, until *count reaches want or max clocks */
+static void run_reaping(struct run *r, const size_t *count, size_t want, uint64_t max)
+{
+	uint64_t t;
+
+	for (t = 0; t < max && *count < want; t += 16) {
+		nic_env_step(env, 16);
+		reap_tx(r);
+		reap_rx(r, 0);
+	}
+}
+
+/* the wire frames from first on are items it[0..n), in order: how many
+ * match before the first that does not (or the end) */
+static size_t wire_prefix(size_t first, const struct item *it, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n && first + i < nic_env_tx_count(env); i++) {
+		const struct nic_frame *f = nic_env_tx_frame(env, first + i);
+
+		if (f->len != it[i].wire_len || memcmp(f->data, it[i].wire, f->len))
+			break;
+	}
+	return i;
+}
+
+/* the deliveries got[from..) are items src[] in order, some skipped: how
+ * many are exact copies */
+static size_t rx_subsequence(const struct run *r, size_t from, const struct item *src,
+			     size_t n)
+{
+	size_t i = 0, j, ok = 0;
+
+	for (j = from; j < r->ngot; j++) {
+		while (i < n && (r->got[j].len != src[i].deliv_len ||
+				 memcmp(r->got[j].data, src[i].deliv, src[i].deliv_len)))
+			i++;
+		if (i == n)
+			break;
+		ok++;
+		i++;
+	}
+	return ok;
+}
+
+/*
+ * TX flushed while frames are in flight (a slow DMA bridge: reads and dones
+ * outstanding) and RX traffic goes on: the flush waits for the DMA, then
+ * PROD = CONS = 0; the wire holds whole frames only, a prefix of those
+ * posted; RX loses nothing; after the ring is set up again TX works.
+ */
+static void phase_flush_tx(void)
+{
+	const char *name = "flush/tx";
+	struct nic_env_cfg c = cfg_std;
+	size_t n = 40, na = 20, nrx = 30, i, wire0, pre, post;
+	struct item *tx = calloc(n + na, sizeof(*tx)), *rx = calloc(nrx, sizeof(*rx));
+	struct run r;
+	long took;
+	int ok;
+
+	c.rd_lat_max = 200;
+	c.wr_done_max = 400;
+	if (phase_begin(name, &c, 6, 6, 9018))
+		goto out;
+	/* the MAC holds still: the frame FIFO fills, and the flush finds the
+	 * engine inside a frame it was writing there (its beats must go) */
+	nic_env_set_tx_hold(env, 1);
+	memset(&r, 0, sizeof(r));
+	r.tx_status = calloc(n + na + 1, sizeof(*r.tx_status));
+	for (i = 0; i < n + na; i++) {
+		/* (the first ones large: the FIFO's 16 KiB fill inside one) */
+		do {
+			item_free(&tx[i]);
+			if (i % 2)
+				gen_marked(&tx[i], 9018);
+			else
+				gen_unmarked(&tx[i], 9018);
+			expect_tx(&tx[i], 9018);
+		} while (i < n && (tx[i].bad_len || tx[i].wire_len < 2500));
+	}
+	for (i = 0; i < nrx; i++) {
+		gen_unmarked(&rx[i], 9018);
+		expect_rx(&rx[i], rx[i].f, rx[i].len, 9018, BUF_SIZE);
+		r.want += rx[i].deliver;
+	}
+	r.rx = rx;
+	r.nrx = nrx;
+	start_both(tx, n, rx, nrx, 400);
+	run_reaping(&r, &r.tx_done, 2, 200000);
+	nic_env_step(env, 2000);
+	reap_tx(&r);
+	t_ok(nic_env_tx_count(env) == 0 && r.tx_done >= 2,
+	     "%s: with the MAC held, %zu frames completed into the frame FIFO, none sent yet",
+	     name, r.tx_done);
+	/* TX off and flushed, RX on */
+	wr(INC_CTRL, INC_CTRL_RX_EN);
+	took = flush_queue(INC_QFLUSH_TX);
+	t_ok(took >= 0 && rd(INC_TXQ + INC_Q_CONS) == 0 && rd(INC_TXQ + INC_Q_PROD) == 0 &&
+	     (rd(INC_STATUS) & INC_STATUS_TX_IDLE),
+	     "%s: QFLUSH TX with %zu of %zu frames completed: done in %ld clocks, CONS = PROD = 0, TX idle",
+	     name, r.tx_done, n, took);
+	nic_env_set_tx_hold(env, 0);
+	nic_env_step(env, 3000);
+	reap_tx(&r);
+	wire0 = nic_env_tx_count(env);
+	pre = wire_prefix(0, tx, n);
+	ok = pre == wire0 && wire0 >= r.tx_done && wire0 < n;
+	for (i = 0; i < r.tx_done; i++)
+		ok = ok && r.tx_status[i] == (INC_DESC_DONE |
+			(tx[i].tx_res == INCW_TX_COMPRESSED ? INC_TXS_COMPRESSED : 0) |
+			(uint32_t)tx[i].tx_res << 16 | (uint32_t)tx[i].wire_len);
+	t_ok(ok, "%s: the wire holds whole frames, the first %zu posted, exact (%zu of them match), and the %zu completions are theirs; the rest were flushed",
+	     name, wire0, pre, r.tx_done);
+	/* set up again: the next frames go out */
+	nic_drv_tx_reset(&drv);
+	for (i = n; i < n + na; i++)
+		nic_drv_tx_post_desc(&drv, tx[i].f, tx[i].len, tx[i].len_field, &tx[i].o);
+	r.tx_done = 0;
+	wr(INC_CTRL, INC_CTRL_TX_EN | INC_CTRL_RX_EN);
+	nic_drv_tx_kick(&drv);
+	run_reaping(&r, &r.tx_done, na, 4000000);
+	run_reaping(&r, &r.ngot, r.want, 4000000);
+	post = wire_prefix(wire0, tx + n, na);
+	ok = post == na && nic_env_tx_count(env) == wire0 + na && r.tx_done == na;
+	for (i = 0; ok && i < na; i++)
+		ok = r.tx_status[i] == (INC_DESC_DONE |
+			(tx[n + i].tx_res == INCW_TX_COMPRESSED ? INC_TXS_COMPRESSED : 0) |
+			(uint32_t)tx[n + i].tx_res << 16 | (uint32_t)tx[n + i].wire_len);
+	t_ok(ok, "%s: the ring set up again: the next %zu frames go out exact and complete (%zu on the wire, %zu completions)",
+	     name, na, post, r.tx_done);
+	check_rx(&r, name);
+	wr(INC_CTRL, 0);
+	phase_end(name);
+	run_free(&r);
+out:
+	for (i = 0; i < n + na; i++)
+		item_free(&tx[i]);
+	for (i = 0; i < nrx; i++)
+		item_free(&rx[i]);
+	free(tx);
+	free(rx);
+}
+
+/*
+ * RX flushed while frames are being delivered and TX traffic goes on: the
+ * flush ends with PROD = CONS = 0; what was delivered before is exact and
+ * in order; TX loses nothing; after the ring is set up again frames are
+ * delivered. Then a flush while the MAC is inside a frame: its tail is
+ * dropped and counted, the next frame is delivered whole.
+ */
+static void phase_flush_rx(void)
+{
+	const char *name = "flush/rx";
+	struct nic_env_cfg c = cfg_std;
+	size_t n = 30, nrx = 30, na = 10, i, got0, sub;
+	struct item *tx = calloc(n, sizeof(*tx)), *rx = calloc(nrx + na + 2, sizeof(*rx));
+	struct run r;
+	uint64_t drop;
+	long took;
+	int ok;
+
+	c.rd_lat_max = 200;
+	c.wr_done_max = 400;
+	if (phase_begin(name, &c, 6, 6, 9018))
+		goto out;
+	memset(&r, 0, sizeof(r));
+	r.tx_status = calloc(n + 1, sizeof(*r.tx_status));
+	for (i = 0; i < n; i++) {
+		if (i % 2)
+			gen_marked(&tx[i], 9018);
+		else
+			gen_unmarked(&tx[i], 9018);
+		expect_tx(&tx[i], 9018);
+	}
+	for (i = 0; i < nrx + na; i++) {
+		gen_unmarked(&rx[i], 9018);
+		expect_rx(&rx[i], rx[i].f, rx[i].len, 9018, BUF_SIZE);
+	}
+	r.tx = tx;
+	r.ntx = n;
+	start_both(tx, n, rx, nrx, 100);
+	run_reaping(&r, &r.ngot, 6, 200000);
+	wr(INC_CTRL, INC_CTRL_TX_EN);
+	took = flush_queue(INC_QFLUSH_RX);
+	t_ok(took >= 0 && rd(INC_RXQ + INC_Q_CONS) == 0 && rd(INC_RXQ + INC_Q_PROD) == 0,
+	     "%s: QFLUSH RX with %zu frames delivered: done in %ld clocks, CONS = PROD = 0",
+	     name, r.ngot, took);
+	reap_rx(&r, 0);
+	got0 = r.ngot;
+	t_ok(rx_subsequence(&r, 0, rx, nrx) == got0 && got0 < nrx,
+	     "%s: the %zu frames delivered before it are exact, in order; the rest of the %zu were flushed or dropped",
+	     name, got0, nrx);
+	/* the frames still coming find RX off; then it is set up again */
+	for (i = 0; i < 400000 && nic_env_rx_pending(env); i += 16)
+		nic_env_step(env, 16);
+	nic_env_step(env, 2000);
+	nic_drv_rx_reset(&drv);
+	post_all_rx();
+	wr(INC_CTRL, INC_CTRL_TX_EN | INC_CTRL_RX_EN);
+	for (i = nrx; i < nrx + na; i++)
+		nic_env_rx_inject(env, rx[i].f, rx[i].len, 0, 100);
+	run_reaping(&r, &r.tx_done, n, 2000000);
+	run_reaping(&r, &r.ngot, got0 + na, 2000000);
+	sub = rx_subsequence(&r, got0, rx + nrx, na);
+	t_ok(r.ngot == got0 + na && sub == na,
+	     "%s: the ring set up again: the next %zu frames are delivered exact, in order (%zu of %zu)",
+	     name, na, sub, r.ngot - got0);
+	check_wire(&r, name);
+	check_tx_status(&r, name);
+
+	/* a flush while the MAC is inside a frame */
+	gen_unmarked(&rx[nrx + na], 9018);
+	while (rx[nrx + na].len < 3000) {
+		item_free(&rx[nrx + na]);
+		gen_unmarked(&rx[nrx + na], 9018);
+	}
+	gen_unmarked(&rx[nrx + na + 1], 9018);
+	{
+		const struct item *a = &rx[nrx + na], *b = &rx[nrx + na + 1];
+		size_t at = a->len / 2;
+
+		drop = nic_stat(env, INC_ST_RX_DROP_MAC);
+		nic_env_rx_inject(env, a->f, a->len, 0, 0);
+		ok = !nic_env_run_until(env, rx_mid_frame, &at, 200000);
+		nic_env_set_rx_pause(env, 1);
+		wr(INC_CTRL, INC_CTRL_TX_EN);
+		took = flush_queue(INC_QFLUSH_RX);
+		nic_drv_rx_reset(&drv);
+		post_all_rx();
+		wr(INC_CTRL, INC_CTRL_TX_EN | INC_CTRL_RX_EN);
+		nic_env_rx_inject(env, b->f, b->len, 0, 0);
+		nic_env_set_rx_pause(env, 0);
+		got0 = r.ngot;
+		ok = ok && took >= 0 && !nic_env_run_until(env, nic_idle, NULL, 2000000) &&
+		     nic_env_rx_pending(env) == 0;
+		reap_rx(&r, 0);
+		t_ok(ok && r.ngot == got0 + 1 && r.got[got0].len == b->len &&
+		     !memcmp(r.got[got0].data, b->f, b->len) &&
+		     nic_stat(env, INC_ST_RX_DROP_MAC) == drop + 1,
+		     "%s: flushed inside a frame: its tail is dropped and counted in rx_drop_mac (+%llu), the next frame is delivered whole (%zu)",
+		     name, (unsigned long long)(nic_stat(env, INC_ST_RX_DROP_MAC) - drop),
+		     r.ngot - got0);
+	}
+	wr(INC_CTRL, 0);
+	phase_end(name);
+	run_free(&r);
+out:
+	for (i = 0; i < n; i++)
+		item_free(&tx[i]);
+	for (i = 0; i < nrx + na + 2; i++)
+		item_free(&rx[i]);
+	free(tx);
+	free(rx);
 }
 
 /* Marked and unmarked frames out, unmarked frames in, while the registers
@@ -2247,6 +2557,9 @@ static void phase_nobp(void)
 	nic_env_cfg_nobp(&c);
 	if (phase_begin(name, &c, 8, 8, 9018))
 		return;
+	/* its own frames for a seed, the same alone (NIC_PHASE) or after the
+	 * other phases: the figure docs/dataflow.md quotes */
+	R.s = seed * 0x9e3779b97f4a7c15ull + 0x6e6f6270ull;
 	mixed_items(tx, rx, n);
 	for (i = 0; i < n; i++) {
 		bytes_tx += tx[i].len;
@@ -2956,6 +3269,8 @@ int main(void)
 		{ "loopback/switch", phase_loopback_switch },
 		{ "reset/rx-cut", phase_reset_rx },
 		{ "registers/under-load", phase_churn },
+		{ "flush/tx", phase_flush_tx },
+		{ "flush/rx", phase_flush_rx },
 		{ "unmarked/loopback", phase_unmarked_loopback },
 		{ "unmarked/mac", phase_unmarked },
 		{ "marked/mac", phase_marked },
