@@ -314,7 +314,8 @@ always @(posedge clk) begin
         state <= l_hb_len != 0 ? S_HDR : l_pre ? S_SEG : S_START;
         nf_valid <= 1'b0;
     end
-    if (take_go && !load) begin
+    // (QUEUE = 0: never, and the next frame's registers are left out)
+    if (QUEUE != 0 && take_go && !load) begin
         nf_valid <= 1'b1;
         nf_hb <= hb;
         nf_hb_len <= hb_len;
