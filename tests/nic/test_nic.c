@@ -2546,20 +2546,20 @@ static void phase_rx_stress(void)
 
 /* ---- 11. no backpressure: rates ---- */
 
-static void phase_nobp(void)
+/* mixed traffic both ways under config c, checked frame by frame, and each
+ * direction's bytes per clock; reseed: frames drawn from the seed alone */
+static void rate_run(const char *name, const struct nic_env_cfg *c, size_t n, int reseed)
 {
-	const char *name = "no-backpressure";
-	size_t n = scaled(600), i, bytes_tx = 0, bytes_rx = 0;
+	size_t i, bytes_tx = 0, bytes_rx = 0;
 	struct item *tx = calloc(n, sizeof(*tx)), *rx = calloc(n, sizeof(*rx));
-	struct nic_env_cfg c = cfg_std;
 	struct run r;
 
-	nic_env_cfg_nobp(&c);
-	if (phase_begin(name, &c, 8, 8, 9018))
-		return;
+	if (phase_begin(name, c, 8, 8, 9018))
+		goto out;
 	/* its own frames for a seed, the same alone (NIC_PHASE) or after the
 	 * other phases: the figure docs/dataflow.md quotes */
-	R.s = seed * 0x9e3779b97f4a7c15ull + 0x6e6f6270ull;
+	if (reseed)
+		R.s = seed * 0x9e3779b97f4a7c15ull + 0x6e6f6270ull;
 	mixed_items(tx, rx, n);
 	for (i = 0; i < n; i++) {
 		bytes_tx += tx[i].len;
@@ -2586,9 +2586,18 @@ static void phase_nobp(void)
 	       (double)bytes_rx / (double)(r.rx_clocks ? r.rx_clocks : 1));
 	wr(INC_CTRL, 0);
 	run_free(&r);
+	phase_end(name);
+out:
 	items_free(tx, n);
 	items_free(rx, n);
-	phase_end(name);
+}
+
+static void phase_nobp(void)
+{
+	struct nic_env_cfg c = cfg_std;
+
+	nic_env_cfg_nobp(&c);
+	rate_run("no-backpressure", &c, scaled(600), 1);
 }
 
 /*
@@ -2599,44 +2608,12 @@ static void phase_nobp(void)
  */
 static void phase_slow_dma(void)
 {
-	const char *name = "dma/slow";
-	size_t n = scaled(200), i, bytes_tx = 0, bytes_rx = 0;
-	struct item *tx = calloc(n, sizeof(*tx)), *rx = calloc(n, sizeof(*rx));
 	struct nic_env_cfg c = cfg_std;
-	struct run r;
 
 	nic_env_cfg_nobp(&c);
 	c.rd_lat_max = 200;
 	c.wr_done_max = 400;
-	if (phase_begin(name, &c, 8, 8, 9018))
-		return;
-	mixed_items(tx, rx, n);
-	for (i = 0; i < n; i++) {
-		bytes_tx += tx[i].len;
-		bytes_rx += rx[i].deliv_len;
-	}
-	wr(INC_CTRL, INC_CTRL_TX_EN | INC_CTRL_RX_EN);
-	memset(&r, 0, sizeof(r));
-	r.tx = tx;
-	r.ntx = n;
-	r.rx = rx;
-	r.nrx = n;
-	r.rx_buf_len = BUF_SIZE;
-	r.timeout = 40000000;
-	run_traffic(&r);
-	check_wire(&r, name);
-	check_tx_status(&r, name);
-	check_rx(&r, name);
-	t_diag("%s: %zu + %zu frames, %zu host bytes sent in %llu clocks and %zu delivered in %llu (%.1f and %.1f bytes/clock)",
-	       name, n, n, bytes_tx, (unsigned long long)r.tx_clocks, bytes_rx,
-	       (unsigned long long)r.rx_clocks,
-	       (double)bytes_tx / (double)(r.tx_clocks ? r.tx_clocks : 1),
-	       (double)bytes_rx / (double)(r.rx_clocks ? r.rx_clocks : 1));
-	wr(INC_CTRL, 0);
-	run_free(&r);
-	items_free(tx, n);
-	items_free(rx, n);
-	phase_end(name);
+	rate_run("dma/slow", &c, scaled(200), 0);
 }
 
 /* ---- 12. interrupts ---- */
