@@ -138,11 +138,14 @@ struct inc_priv {
 
 	unsigned long state;		/* INC_S_* */
 	struct delayed_work watch;	/* link state and drop counters */
-	struct work_struct reset_task;	/* TX timeout: reset the NIC */
+	struct work_struct reset_task;	/* TX timeout: flush TX or reset */
 	u64 hw_rx_drops;		/* from the NIC's counters */
 	struct mutex stats_lock;	/* a counter's two halves, read in pairs */
 	unsigned int resets;		/* NIC resets since probe */
 	unsigned int tx_timeouts;
+	unsigned int tx_flushes;	/* TX queue flushes (QFLUSH) */
+	bool tx_flushed;		/* the last recovery was a flush ... */
+	u64 tx_done_at_flush;		/* ... and inc_tx_done() after it */
 	bool was_running;		/* up when a PCI reset began */
 
 	struct devlink *devlink;

@@ -146,6 +146,7 @@ static void inc_debugfs_init(struct inc_priv *p)
 				&p->fail_alloc.injected);
 	debugfs_create_u32("resets", 0400, d, &p->resets);
 	debugfs_create_u32("tx_timeouts", 0400, d, &p->tx_timeouts);
+	debugfs_create_u32("tx_flushes", 0400, d, &p->tx_flushes);
 	inc_peers_debugfs(p->peers, d);
 }
 

@@ -2,7 +2,8 @@
 /*
  * inceptionn NIC: devlink. `devlink dev info` shows the driver and the
  * NIC's register map version and build; the health reporter "tx" records
- * every TX timeout and recovers from it by resetting the NIC (its recover
+ * every TX timeout and recovers from it by flushing the TX queue, or
+ * resetting the NIC if that fails or the NIC has no QFLUSH (its recover
  * runs from the reset task, or from `devlink health recover`), and
  * `devlink health diagnose` shows the TX queue's state.
  */
@@ -53,7 +54,7 @@ static int inc_tx_recover(struct devlink_health_reporter *rep, void *ctx,
 	int err = inc_recover(p);
 
 	if (err)
-		NL_SET_ERR_MSG_MOD(extack, "the NIC could not be reset");
+		NL_SET_ERR_MSG_MOD(extack, "neither a TX flush nor a reset of the NIC worked");
 	return err;
 }
 
@@ -79,6 +80,9 @@ static int inc_tx_diagnose(struct devlink_health_reporter *rep,
 						p->tx_timeouts);
 	if (!err)
 		err = devlink_fmsg_u32_pair_put(fmsg, "resets", p->resets);
+	if (!err)
+		err = devlink_fmsg_u32_pair_put(fmsg, "tx_flushes",
+						p->tx_flushes);
 	if (!err)
 		err = devlink_fmsg_bool_pair_put(fmsg, "dma_off",
 						 test_bit(INC_S_DMA_OFF, &p->state));

@@ -355,12 +355,111 @@ static int inc_recover_locked(struct inc_priv *p)
 	return 0;
 }
 
-int inc_recover(struct inc_priv *p)
+/*
+ * Flush the TX queue alone (QFLUSH, register map 1.2) and start it again on
+ * the same ring while RX runs on: the frames whose completions the NIC
+ * wrote are reaped, the others dropped. Under RTNL, running. 0;
+ * -EOPNOTSUPP: the NIC has no QFLUSH; -EIO: it needs a reset or does not
+ * answer; -ETIMEDOUT: the flush did not end within INC_IDLE_US (its DMA
+ * is not answered: a hung bridge). On error the queue is left stopped for
+ * the reset that follows.
+ */
+static int inc_tx_flush_locked(struct inc_priv *p)
 {
+	struct inc_ring *r = &p->r.tx;
+	unsigned int dropped;
+	u32 v;
 	int err;
 
+	if (!(p->features & INC_FEAT_QFLUSH))
+		return -EOPNOTSUPP;
+	if (test_bit(INC_S_DMA_OFF, &p->state) ||
+	    test_bit(INC_S_FROZEN, &p->state))
+		return -EIO;
+	/* NAPI reaps the ring: off while the ring is reset */
+	napi_disable(&p->napi);
+	netif_tx_disable(p->ndev);
+	inc_wr(p, INC_CTRL, inc_ctrl(p, p->ndev->features) & ~INC_CTRL_TX_EN);
+	inc_wr(p, INC_QFLUSH, INC_QFLUSH_TX);
+	err = read_poll_timeout(inc_rd, v, v == ~0u || !(v & INC_QFLUSH_TX),
+				1000, INC_IDLE_US, false, p, INC_QFLUSH);
+	if (!err && v == ~0u)
+		err = -EIO;
+	if (err) {
+		napi_enable(&p->napi);
+		return err;
+	}
+	/* what was sent before the flush counts as sent */
+	inc_tx_clean(p, 0);
+	/* the clean may have woken the queue: no xmit past this point */
+	netif_tx_disable(p->ndev);
+	dropped = inc_tx_drop_all(p, r);
+	memset(r->txd, 0, r->size * INC_TXD_BYTES);
+	r->prod = 0;
+	r->clean = 0;
+	/* PROD = CONS = 0 already, unless an xmit rang before the disable */
+	inc_wr(p, INC_TXQ + INC_Q_PROD, 0);
+	u64_stats_update_begin(&p->napi_stats.syncp);
+	p->napi_stats.tx_dropped += dropped;
+	u64_stats_update_end(&p->napi_stats.syncp);
+	netdev_reset_queue(p->ndev);
+	inc_wr(p, INC_CTRL, inc_ctrl(p, p->ndev->features));
+	napi_enable(&p->napi);
+	/* a vector masked while NAPI was off: a poll unmasks it */
+	local_bh_disable();
+	napi_schedule(&p->napi);
+	local_bh_enable();
+	netif_tx_wake_all_queues(p->ndev);
+	p->tx_flushes++;
+	netdev_info(p->ndev, "TX queue flushed (%u since probe): %u frames waiting to be sent were dropped, RX ran on\n",
+		    p->tx_flushes, dropped);
+	return 0;
+}
+
+/* frames the NIC completed since the interface came up */
+static u64 inc_tx_done(struct inc_priv *p)
+{
+	const struct inc_sw_stats *st = &p->napi_stats;
+	unsigned int start;
+	u64 n;
+
+	do {
+		start = u64_stats_fetch_begin(&st->syncp);
+		n = st->tx_packets + st->tx_errors;
+	} while (u64_stats_fetch_retry(&st->syncp, start));
+	return n;
+}
+
+/*
+ * Recovery from a TX timeout: a flush of the TX queue alone when the NIC
+ * has QFLUSH; a reset of the NIC if it has not, if the flush does not end,
+ * or if no frame was completed since the last flush (a flush that did not
+ * help is not tried again).
+ */
+int inc_recover(struct inc_priv *p)
+{
+	int err = 0;
+
 	rtnl_lock();
-	err = inc_recover_locked(p);
+	if (!netif_running(p->ndev))
+		goto out;
+	if (p->tx_flushed && inc_tx_done(p) == p->tx_done_at_flush) {
+		netdev_warn(p->ndev, "no frame sent since the last TX queue flush: resetting the NIC\n");
+		err = -EAGAIN;
+	} else {
+		err = inc_tx_flush_locked(p);
+		if (err && err != -EOPNOTSUPP)
+			netdev_warn(p->ndev, "TX queue flush failed (%d): resetting the NIC\n",
+				    err);
+	}
+	if (!err) {
+		p->tx_flushed = true;
+		p->tx_done_at_flush = inc_tx_done(p);
+	} else {
+		p->tx_flushed = false;
+		err = inc_recover_locked(p);
+	}
+out:
 	rtnl_unlock();
 	return err;
 }
@@ -370,7 +469,7 @@ void inc_reset_task(struct work_struct *work)
 {
 	struct inc_priv *p = container_of(work, struct inc_priv, reset_task);
 
-	netdev_warn(p->ndev, "TX stalled: driver prod %u clean %u, NIC CONS %u, STATUS 0x%08x: resetting the NIC\n",
+	netdev_warn(p->ndev, "TX stalled: driver prod %u clean %u, NIC CONS %u, STATUS 0x%08x: recovering\n",
 		    READ_ONCE(p->r.tx.prod), READ_ONCE(p->r.tx.clean),
 		    inc_rd(p, INC_TXQ + INC_Q_CONS), inc_rd(p, INC_STATUS));
 	if (p->tx_reporter)

@@ -65,6 +65,13 @@ struct incsim {
 	uint64_t stall_after[STALL_MAX];	/* --stall-after N[,N...] */
 	unsigned int stall_n, stall_i;	/* how many; the one armed now */
 	int stall_seen;		/* the stall's message was printed */
+	/*
+	 * --tx-wedge-after N: the MAC takes nothing once N frames were sent
+	 * (counted from the start), until the TX queue is flushed or the NIC
+	 * reset; once
+	 */
+	uint64_t wedge_after, tx_sent;
+	int wedged, wedge_done;
 	int check_dma;
 	/* counters */
 	uint64_t cmd_writes, cmd_reads, cmd_bad, cmd_lost, doorbells;
@@ -122,6 +129,7 @@ struct opts {
 	int stats, trace, random, check_dma;
 	uint64_t seed, stall_after[STALL_MAX];
 	unsigned int stall_n;
+	uint64_t wedge_after;		/* --tx-wedge-after */
 	double gbps;
 	uint8_t mac[6];
 	int have_mac;
@@ -133,7 +141,7 @@ static void usage(FILE *f)
 "usage: incsim --ivshmem PATH --ram PATH [--ram-size SIZE]\n"
 "              [--link-listen PATH | --link-connect PATH] [--vectors N]\n"
 "              [--gbps G] [--mac MAC] [--name NAME] [--stats] [--random SEED] [--trace]\n"
-"              [--stall-after N[,N...]] [--check-dma]\n"
+"              [--stall-after N[,N...]] [--tx-wedge-after N] [--check-dma]\n"
 "Runs the NIC's RTL as QEMU's ivshmem-doorbell device; see docs/sim.md.\n");
 }
 
@@ -213,6 +221,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{ "random", required_argument, NULL, 'R' },
 		{ "trace", no_argument, NULL, 'T' },
 		{ "stall-after", required_argument, NULL, 'A' },
+		{ "tx-wedge-after", required_argument, NULL, 'W' },
 		{ "check-dma", no_argument, NULL, 'D' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -292,6 +301,14 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 					       optarg);
 			break;
 		}
+		case 'W':
+			errno = 0;
+			o->wedge_after = strtoull(optarg, &end, 10);
+			if (errno || *end || end == optarg || optarg[0] == '-' ||
+			    !o->wedge_after)
+				return bad_opt("bad --tx-wedge-after (frames, 1 or more): %s",
+					       optarg);
+			break;
 		case 'D': o->check_dma = 1; break;
 		case 'h': usage(stdout); exit(0);
 		default:
@@ -400,6 +417,7 @@ static void write_mac(struct incsim *s)
 }
 
 static void forward_tx(struct incsim *s);
+static void unwedge_tx(struct incsim *s, const char *why);
 
 static void check_stall(struct incsim *s)
 {
@@ -433,6 +451,7 @@ static void reset_nic(struct incsim *s)
 	s->env_dma_blocked += nic_env_counts(s->env)->dma_blocked;
 	nic_env_reset_nic(s->env);
 	write_mac(s);
+	unwedge_tx(s, "the NIC is reset");
 	s->resets++;
 	/*
 	 * The next stall of the list once this one came (or this one again
@@ -505,6 +524,8 @@ static void exec_cmd(struct incsim *s, volatile struct incsim_cmd *c)
 	if (op == INCSIM_OP_WRITE) {
 		s->cmd_writes++;
 		check_reprogram(s, addr);
+		if (addr == INC_QFLUSH && (val & INC_QFLUSH_TX))
+			unwedge_tx(s, "the TX queue is flushed");
 		nic_csr_write_resp(s->env, (uint16_t)addr, val, &resp);
 		if (s->trace)
 			msg(s, "write 0x%04x = 0x%08x", addr, val);
@@ -562,19 +583,48 @@ static void on_irq(void *ctx, int vector, uint64_t clock)
 		s->irqs_unsent++;
 }
 
-/* Flow control: a peer that does not keep up holds the MAC back. */
+/*
+ * Flow control: a peer that does not keep up holds the MAC back; so does
+ * the wedge fault (--tx-wedge-after).
+ */
 static void update_hold(struct incsim *s)
 {
-	size_t q;
-	int hold;
+	int hold = s->tx_hold;
 
-	if (!s->have_link)
-		return;
-	q = link_queued(&s->link);
-	hold = q > TX_HOLD_ON || (s->tx_hold && q > TX_HOLD_OFF);
-	if (hold != s->tx_hold)
-		nic_env_set_tx_hold(s->env, hold);
+	if (s->have_link) {
+		size_t q = link_queued(&s->link);
+
+		hold = q > TX_HOLD_ON || (s->tx_hold && q > TX_HOLD_OFF);
+	}
+	if (hold != s->tx_hold || s->wedged)
+		nic_env_set_tx_hold(s->env, hold || s->wedged);
 	s->tx_hold = hold;
+}
+
+/*
+ * --tx-wedge-after: the MAC stops taking frames once that many were sent,
+ * a TX path that hangs while the DMA bridge and RX go on; the queue's own
+ * reset is what clears it (a QFLUSH of TX, or a reset of the NIC).
+ */
+static void wedge_tx(struct incsim *s)
+{
+	if (!s->wedge_after || s->wedge_done || s->wedged ||
+	    s->tx_sent < s->wedge_after)
+		return;
+	s->wedged = 1;
+	msg(s, "fault: the MAC takes no frame after %" PRIu64 " sent (--tx-wedge-after); a flush of the TX queue or a reset clears it",
+	    s->tx_sent);
+	update_hold(s);
+}
+
+static void unwedge_tx(struct incsim *s, const char *why)
+{
+	if (!s->wedged)
+		return;
+	s->wedged = 0;
+	s->wedge_done = 1;
+	msg(s, "fault cleared: %s, the MAC takes frames again", why);
+	nic_env_set_tx_hold(s->env, s->tx_hold);
 }
 
 static void forward_tx(struct incsim *s)
@@ -589,7 +639,9 @@ static void forward_tx(struct incsim *s)
 	}
 	if (n)
 		nic_env_tx_clear(s->env);
+	s->tx_sent += n;
 	update_hold(s);
+	wedge_tx(s);
 }
 
 static void link_rx(void *ctx, const uint8_t *f, size_t len)
@@ -610,7 +662,7 @@ static int link_more(void *ctx)
  * have work (RX, a reset), but not enough to run it flat out. */
 static int held(struct incsim *s)
 {
-	return s->tx_hold || nic_env_dma_stalled(s->env);
+	return s->tx_hold || s->wedged || nic_env_dma_stalled(s->env);
 }
 
 /* Run the NIC while it has work, looking at the ring between slices. */
@@ -710,10 +762,10 @@ static int loop(struct incsim *s)
 		int idle = nic_env_idle(s->env);
 		int busy = (!idle && !held(s)) || ring_pending(s) ||
 			   nic_env_rx_pending(s->env);
-		/* held back: look again soon, not at once (stalled, the NIC
-		 * has little left to do: later) */
+		/* held back: look again soon, not at once (stalled or
+		 * wedged, the NIC has little left to do: later) */
 		int timeout = busy ? 0 : idle ? -1 :
-			      nic_env_dma_stalled(s->env) ? 10 : 1;
+			      nic_env_dma_stalled(s->env) || s->wedged ? 10 : 1;
 		int np = 0, i_sig, i_lis, i_conn = -1;
 		int i_db, i_link, r;
 		unsigned int v;
@@ -797,6 +849,7 @@ int main(int argc, char **argv)
 	memcpy(s.stall_after, o.stall_after, sizeof(s.stall_after));
 	s.stall_n = o.stall_n;
 	s.check_dma = o.check_dma;
+	s.wedge_after = o.wedge_after;
 	s.ivs.listen_fd = s.ivs.conn_fd = s.ivs.shm_fd = -1;
 	s.link.listen_fd = s.link.fd = -1;
 

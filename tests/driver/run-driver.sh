@@ -18,7 +18,9 @@
 #   (N: main and peer meet on a switch that drops every Nth unicast frame,
 #   logs in $BUILD/vm/driver-lossy/; no plain guest), STALL (N[,N...]: main's
 #   NIC hangs its DMA after N frames, again after each reset: incsim
-#   --stall-after; logs in $BUILD/vm/driver-stall/; no plain guest), TAG
+#   --stall-after; logs in $BUILD/vm/driver-stall/; no plain guest), WEDGE
+#   (N, with STALL: main's NIC also stops sending after N frames until its
+#   TX queue is flushed: incsim --tx-wedge-after), TAG
 #   (a name added to the initrd and log directories, so that runs overlap)
 # Output: TAP (one test point per selftest, then the runner's own), logs in
 # $BUILD/vm/driver/.
@@ -105,7 +107,8 @@ if [ -n "${STALL:-}" ]; then
 	# frames (N,M,...: again after each reset); no plain guest
 	exec tests/vm/run.sh --timeout "$TIMEOUT" --log-dir "$BUILD/vm/driver-stall${TAG:+-$TAG}" \
 		--guest "main:$OUT/main.cpio.gz:384M" --guest "peer:$OUT/peer.cpio.gz:384M:helper" \
-		--nic "main:nic0:link-listen=l0:stall-after=$STALL" --nic peer:nic1:link-connect=l0
+		--nic "main:nic0:link-listen=l0:stall-after=$STALL${WEDGE:+:tx-wedge-after=$WEDGE}" \
+		--nic peer:nic1:link-connect=l0
 fi
 if [ -n "${LOSS:-}" ]; then
 	# a lossy network: main and peer on a switch that drops every LOSS-th

@@ -32,6 +32,7 @@ FEAT_RESET, FEAT_MASTER = 1 << 0, 1 << 1
 
 # docs/regmap.md
 MAGIC, VERSION, SCRATCH, CTRL, STATUS, MAX_FRAME = 0x00, 0x04, 0x10, 0x100, 0x104, 0x110
+QFLUSH = 0x118
 MAC_LO, MAC_HI = 0x108, 0x10C
 STATUS_TX_IDLE, STATUS_RX_IDLE = 1 << 1, 1 << 2
 TXQ, RXQ = 0x200, 0x300
@@ -492,6 +493,58 @@ def test_stall(tmp):
         sim.cleanup()
 
 
+def test_wedge(tmp):
+    """--tx-wedge-after: the MAC takes nothing until the TX queue is
+    flushed (QFLUSH); DMA and RX go on meanwhile; once."""
+    sim = Sim(tmp, "wg", ["--tx-wedge-after", "2"])
+    try:
+        q, ram, peer = sim.q, sim.ram, sim.peer
+        r = Rings(q, ram)
+        good = all(send_and_wait(r, peer, udp_frame(b"w%d" % k)) for k in range(2))
+        ok(good, "--tx-wedge-after 2: two frames sent")
+        late = [udp_frame(b"late %d" % k) for k in range(2)]
+        for f in late:
+            r.send(f)
+        time.sleep(0.5)
+        ok(peer.recv(timeout=0.3) is None, "wedged: the 3rd and 4th frames do not leave")
+        c0 = cpu_seconds(sim.p.pid)
+        time.sleep(1.0)
+        used = cpu_seconds(sim.p.pid) - c0
+        ok(used < 0.1, "wedged: incsim does not spin (%.2f s of CPU in 1 s)" % used)
+        r.post_rx(4)
+        rx = udp_frame(b"RX while the MAC is wedged" * 4, src="10.0.0.2", dst="10.0.0.1")
+        peer.send(rx)
+
+        def delivered():
+            return any(r.rx_desc(k)[2] & DONE and ram[r.rx_desc(k)[0]:r.rx_desc(k)[0] + r.rx_desc(k)[1]] == rx
+                       for k in range(16))
+        ok(wait_for(delivered, 5), "wedged: an RX frame is delivered (DMA and RX go on)")
+        q.write(CTRL, 2)                    # TX off, RX on
+        q.write(QFLUSH, 1)
+        done = wait_for(lambda: q.read(QFLUSH) == 0, 5)
+        ok(done and q.read(TXQ + 0x10) == 0 and q.read(TXQ + 0x0C) == 0,
+           "QFLUSH TX: done, PROD = CONS = 0")
+        # what the FIFO held whole leaves now; no frame is sent twice
+        got = []
+        while True:
+            f = peer.recv(timeout=0.5)
+            if f is None:
+                break
+            got.append(f)
+        ok(all(f in late for f in got) and len(set(got)) == len(got),
+           "after the flush: %d of the frames held leave, each once" % len(got))
+        ram[Rings.TX_RING:Rings.TX_RING + 32 * 16] = bytes(32 * 16)
+        r.tx_prod = 0
+        q.write(CTRL, 3)
+        good = all(send_and_wait(r, peer, udp_frame(b"after %d" % k)) for k in range(4))
+        ok(good, "TX on again from index 0: four frames sent, no second wedge")
+        rc, text = sim.finish()
+        ok(rc == 0 and text.count("fault: the MAC takes no frame after 2 sent") == 1 and
+           "fault cleared: the TX queue is flushed" in text, "the wedge and its end reported (exit %d)" % rc)
+    finally:
+        sim.cleanup()
+
+
 def test_check_dma(tmp):
     """--check-dma: exit status 3 after an unsafe queue reprogram."""
     sim = Sim(tmp, "cu", ["--stall-after", "1", "--check-dma"])
@@ -561,6 +614,9 @@ def main():
     for v in ("0", "-1", "abc", "3x", "", "2,", "2,0", ",2", "1,2,3,4,5,6,7,8,9"):
         run_bad(["--ivshmem", ivs_path, "--ram", ram_path, "--stall-after", v], 2,
                 "bad --stall-after", "--stall-after '%s'" % v)
+    for v in ("0", "-1", "abc", "3x", ""):
+        run_bad(["--ivshmem", ivs_path, "--ram", ram_path, "--tx-wedge-after", v], 2,
+                "bad --tx-wedge-after", "--tx-wedge-after '%s'" % v)
     run_bad(["--ivshmem", ivs_path, "--ram", tmp + "/nope"], 1,
             "give --ram-size to create it", "missing RAM file")
     with open(tmp + "/small", "wb") as f:
@@ -700,6 +756,7 @@ def main():
     test_reset_master(tmp)
     test_stall(tmp)
     test_stall_list(tmp)
+    test_wedge(tmp)
     test_check_dma(tmp)
     print("1..%d" % n_test)
     return 1 if n_fail else 0

@@ -12,18 +12,21 @@
 #         tests/vm/mkinitrd.sh); MEM is its RAM, e.g. 256M (the default).
 #         A helper guest (e.g. a link peer) need not finish: it is stopped
 #         once every other guest has finished.
-#   --nic GUEST:NIC[:link-listen=L|:link-connect=L][:stats][:stall-after=N[,N...]][:gbps=G]
+#   --nic GUEST:NIC[:link-listen=L|:link-connect=L][:stats][:stall-after=N[,N...]]
+#         [:tx-wedge-after=N][:gbps=G]
 #         an incsim NIC of GUEST: build/bin/incsim --ivshmem SOCK --ram
 #         /dev/shm/<unique> --ram-size MEM --name NIC --check-dma
 #         [--link-listen/--link-connect SOCKET-OF-L] [--stats] [--stall-after N]
-#         [--gbps G],
+#         [--tx-wedge-after N] [--gbps G],
 #         started (and its socket waited for) before any QEMU; the guest gets
 #         `-chardev socket,id=NIC -device ivshmem-doorbell,vectors=2` and a
 #         shared memory-backend-file RAM (one file for all its NICs). NICs
 #         appear on the guest's PCI bus in order. stall-after=N (N >= 1) hangs
 #         the NIC's DMA bridge once it has sent N frames, until the driver
 #         resets the NIC (docs/sim.md, "Faults"); N,M,...: again M frames
-#         after that reset, and so on.
+#         after that reset, and so on. tx-wedge-after=N: the MAC takes no
+#         frame once N were sent, until the TX queue is flushed or the NIC
+#         reset (once).
 #   --virtio GUEST:link-connect=L|link-listen=L[:mac=MAC]   (mac= last)
 #         a virtio-net NIC of GUEST on link L (QEMU -netdev stream); the guest's
 #         initrd needs `--kmod virtio_pci --kmod virtio_net`. MAC defaults to
@@ -115,7 +118,7 @@ valid_id() {
 
 guests=() nics=() virtios=() switches=()
 declare -A G_INITRD=() G_MEM=() G_HELPER=() G_APPEND=() G_NICS=() G_VIRTIOS=() G_ROOT=()
-declare -A N_GUEST=() N_MODE=() N_LINK=() N_STATS=() N_STALL=() N_GBPS=()
+declare -A N_GUEST=() N_MODE=() N_LINK=() N_STATS=() N_STALL=() N_WEDGE=() N_GBPS=()
 declare -A V_MODE=() V_LINK=() V_MAC=()
 
 has_guest() {
@@ -188,7 +191,7 @@ for spec in ${nic_specs[@]+"${nic_specs[@]}"}; do
 	valid_id "$n" || die "--nic $spec: bad NIC name '$n'"
 	[ -z "${N_GUEST[$n]:-}" ] || die "--nic $n given twice"
 	nics+=("$n")
-	N_GUEST[$n]=$g N_MODE[$n]='' N_LINK[$n]='' N_STATS[$n]=0 N_STALL[$n]= N_GBPS[$n]=
+	N_GUEST[$n]=$g N_MODE[$n]='' N_LINK[$n]='' N_STATS[$n]=0 N_STALL[$n]= N_WEDGE[$n]= N_GBPS[$n]=
 	G_NICS[$g]+="$n "
 	for x in "${f[@]:2}"; do
 		case $x in
@@ -201,6 +204,10 @@ for spec in ${nic_specs[@]+"${nic_specs[@]}"}; do
 			N_STALL[$n]=${x#stall-after=}
 			[[ ${N_STALL[$n]} =~ ^[1-9][0-9]*(,[1-9][0-9]*)*$ ]] ||
 				die "--nic $spec: stall-after=N[,N...] expected, N >= 1 frames" ;;
+		tx-wedge-after=*)
+			N_WEDGE[$n]=${x#tx-wedge-after=}
+			[[ ${N_WEDGE[$n]} =~ ^[1-9][0-9]*$ ]] ||
+				die "--nic $spec: tx-wedge-after=N expected, N >= 1 frames" ;;
 		*)
 			link_opt "--nic $spec" "$x"
 			N_MODE[$n]=$MODE N_LINK[$n]=$LINK ;;
@@ -342,6 +349,7 @@ for n in ${ordered[@]+"${ordered[@]}"}; do
 	[ -n "${N_MODE[$n]}" ] && args+=("--link-${N_MODE[$n]}" "$RUN/link-${N_LINK[$n]}.sock")
 	[ "${N_STATS[$n]}" = 1 ] && args+=(--stats)
 	[ -n "${N_STALL[$n]}" ] && args+=(--stall-after "${N_STALL[$n]}")
+	[ -n "${N_WEDGE[$n]}" ] && args+=(--tx-wedge-after "${N_WEDGE[$n]}")
 	[ -n "${N_GBPS[$n]}" ] && args+=(--gbps "${N_GBPS[$n]}")
 	start "$LOGDIR/$n.incsim.log" "$INCSIM" "${args[@]}"
 	N_PID[$n]=$PID

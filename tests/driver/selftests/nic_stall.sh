@@ -1,12 +1,18 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Recovery from a hung NIC. Run with eth0's incsim hanging its DMA bridge
-# three times (run-driver.sh STALL=N,N,N: incsim --stall-after), and every
-# incsim checking that no queue is moved to new memory while the NIC could
-# still DMA with the old one (--check-dma: the run fails otherwise).
-#   1. Traffic until the NIC hangs: the TX watchdog fires, the reset task
-#      resets the NIC (devlink health reporter "tx"), traffic resumes.
+# Recovery from a hung NIC. Run with eth0's incsim wedging its MAC once
+# (run-driver.sh WEDGE=N: incsim --tx-wedge-after, cleared by a flush of
+# the TX queue) and hanging its DMA bridge three times (STALL=N,N,N:
+# --stall-after), and every incsim checking that no queue is moved to new
+# memory while the NIC could still DMA with the old one (--check-dma: the
+# run fails otherwise).
+#   0. Traffic until the MAC takes no more frames, DMA still works: the TX
+#      watchdog fires, the reset task flushes the TX queue alone (QFLUSH),
+#      the NIC is not reset, traffic resumes.
+#   1. Traffic until the DMA bridge hangs: the watchdog fires, the flush
+#      cannot end (or a second timeout comes with nothing sent since it),
+#      the NIC is reset (devlink health reporter "tx"), traffic resumes.
 #   2. Traffic until it hangs again, then the interface goes down before
 #      the watchdog fires: the stop resets the NIC before its memory is
 #      freed; up again, it works.
@@ -48,21 +54,41 @@ resumes() {
 	wait_for 30 ping -c 1 -W 2 "$PEER4" || fail "$1: no traffic after the reset"
 }
 
-log "1. a hang during traffic: the watchdog, the reset task"
+# health ERRORS: devlink's reporter "tx" counted ERRORS errors (at least)
+# and recovered from each, and is healthy
+health() {
+	command -v devlink >/dev/null || return 0
+	h=$(devlink health show "pci/$PCI" reporter tx)
+	echo "$h" | sed 's/^/  /'
+	e=$(echo "$h" | sed -n 's/.* error \([0-9]*\) .*/\1/p')
+	r=$(echo "$h" | sed -n 's/.* recover \([0-9]*\) .*/\1/p')
+	[ -n "$e" ] && [ "$e" -ge "$1" ] || fail "devlink health: error count '$e', not $1 or more"
+	[ "$r" = "$e" ] || fail "devlink health: $e errors, $r recoveries"
+	echo "$h" | grep -q "state healthy" || fail "devlink health: not healthy"
+}
+
+log "0. the MAC hangs, DMA does not: the TX queue alone is flushed"
+f0=$(cat "$D/tx_flushes") r0=$(cat "$D/resets") to0=$(cat "$D/tx_timeouts")
+traffic 60
+wait_for 60 sh -c "[ \$(cat $D/tx_flushes) -gt $f0 ]" || fail "no TX queue flush within 60 s"
+stop_traffic
+resumes "flush"
+[ "$(cat "$D/tx_timeouts")" -gt "$to0" ] || fail "no TX timeout counted"
+[ "$(cat "$D/resets")" = "$r0" ] || fail "the NIC was reset: the flush of its TX queue was enough"
+dmesg | grep -q "TX stalled" || fail "no TX stall message"
+dmesg | grep -q "TX queue flushed" || fail "no TX flush message"
+health 1
+
+log "1. the DMA bridge hangs during traffic: the watchdog, a reset"
 r0=$(cat "$D/resets") to0=$(cat "$D/tx_timeouts")
 traffic 60
 wait_for 60 sh -c "[ \$(cat $D/resets) -gt $r0 ]" || fail "no reset within 60 s"
 stop_traffic
 resumes "timeout"
 [ "$(cat "$D/tx_timeouts")" -gt "$to0" ] || fail "no TX timeout counted"
-dmesg | grep -q "TX stalled" || fail "no TX stall message"
-if command -v devlink >/dev/null; then
-	h=$(devlink health show "pci/$PCI" reporter tx)
-	echo "$h" | sed 's/^/  /'
-	echo "$h" | grep -q "error 1 " || fail "devlink health: error count not 1"
-	echo "$h" | grep -q "recover 1 " || fail "devlink health: recover count not 1"
-	echo "$h" | grep -q "state healthy" || fail "devlink health: not healthy"
-fi
+dmesg | grep -qE "TX queue flush failed|no frame sent since the last TX queue flush" ||
+	fail "the reset came without the flush tried first"
+health 2
 
 log "2. down while hung"
 r0=$(cat "$D/resets") to0=$(cat "$D/tx_timeouts")
@@ -88,7 +114,7 @@ ping -c 2 -W 10 -s 8000 "$PEER4" >/dev/null || fail "ping -s 8000 after the chan
 ip link set "$IF" mtu 1500 || fail "MTU 1500"
 resumes "MTU 1500"
 
-log "  resets $(cat "$D/resets"), TX timeouts $(cat "$D/tx_timeouts")"
-dmesg | grep -E "inceptionn.*(reset|stalled|not idle)" | sed 's/^/  /'
+log "  resets $(cat "$D/resets"), TX timeouts $(cat "$D/tx_timeouts"), TX flushes $(cat "$D/tx_flushes")"
+dmesg | grep -E "inceptionn.*(reset|stalled|not idle|flush)" | sed 's/^/  /'
 dmesg_clean || fail "kernel warnings"
 exit 0
