@@ -155,9 +155,10 @@ done
 # cycles for the compressor (its first output beat can stall at cycle 15),
 # 24 for the decompressor (its first output beat can stall at cycle 21)
 # and 12 for the compressor's output packer, 0.5 to 3.5 minutes each (make formal: deeper, 16 lanes, the packer's proof;
-# docs/rtl.md "Formal checks"); the NIC's AXI4-Lite register port to 16
+# docs/rtl.md "Formal checks"); the NIC's AXI4-Lite register port to 16,
+# its MAC TX port (the frame FIFO) to 14
 for check in inc_compressor:8:18 inc_decompressor:8:24 inc_axis_packer:8:12 \
-	nic_csr:-:16; do
+	nic_csr:-:16 nic_frame_fifo:-:14; do
 	IFS=: read -r top lanes depth <<<"$check"
 	suffix=-$lanes
 	[ "$lanes" != - ] || suffix=

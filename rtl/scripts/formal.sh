@@ -8,7 +8,8 @@
 #
 # usage: rtl/scripts/formal.sh TOP LANES DEPTH [bmc|prove|selftest]
 #
-#   TOP    inc_compressor, inc_decompressor, inc_axis_packer or nic_csr
+#   TOP    inc_compressor, inc_decompressor, inc_axis_packer, nic_csr or
+#          nic_frame_fifo
 #          (any TOP with a harness rtl/formal/fv_TOP.v)
 #   LANES  8 or 16: the harness's LANES parameter; "-" for a harness
 #          without one (nic_csr)
