@@ -156,14 +156,15 @@ done
 # 24 for the decompressor (its first output beat can stall at cycle 21)
 # and 12 for the compressor's output packer, 0.5 to 3.5 minutes each (make formal: deeper, 16 lanes, the packer's proof;
 # docs/rtl.md "Formal checks"); the NIC's AXI4-Lite register port to 16,
-# its MAC TX port (the frame FIFO) to 14
+# its MAC TX port (the frame FIFO) to 14; its DMA request ports (the two
+# arbiters) proved for all depths (under a second)
 for check in inc_compressor:8:18 inc_decompressor:8:24 inc_axis_packer:8:12 \
-	nic_csr:-:16 nic_frame_fifo:-:14; do
-	IFS=: read -r top lanes depth <<<"$check"
+	nic_csr:-:16 nic_frame_fifo:-:14 nic_dma_arb:-:1:prove; do
+	IFS=: read -r top lanes depth mode <<<"$check"
 	suffix=-$lanes
 	[ "$lanes" != - ] || suffix=
 	bg_suite "rtl/formal-$top$suffix" env FORMAL_BUILD="$BUILD/rtl-formal" \
-		rtl/scripts/formal.sh "$top" "$lanes" "$depth"
+		rtl/scripts/formal.sh "$top" "$lanes" "$depth" ${mode:-bmc}
 done
 # logic depth against rtl/timing-budget, its "ci" rows (make timing-report
 # runs every row)

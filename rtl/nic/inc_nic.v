@@ -156,22 +156,23 @@ wire [63:0]  tx_rd_req_addr, rx_rd_req_addr;
 wire [15:0]  tx_rd_req_len, rx_rd_req_len;
 wire         tx_rd_ready, rx_rd_ready;
 
-reg          rd_lock = 1'b0, rd_owner = 1'b0;   // owner 1: RX
-// a queue being flushed asks for nothing new (a request the bridge was
-// offered stays until taken: the lock)
-wire         tx_rd_req_valid = tx_rd_req_up && (!flushing[0] || (rd_lock && !rd_owner));
-wire         rx_rd_req_valid = rx_rd_req_up && (!flushing[1] || (rd_lock && rd_owner));
-wire         rd_pick = rd_lock ? rd_owner : rx_rd_req_valid;
-wire         rd_any = rd_lock || tx_rd_req_valid || rx_rd_req_valid;
-
-// (no request while the owners' FIFO below is full; it fills only as a
-// request is taken, so a request up is never withdrawn)
+wire         tx_rd_req_ready, rx_rd_req_ready;
+wire         rd_pick, rd_req_fire;      // the requester at the port (1: RX); taken
+wire [1:0]   rd_asking, rd_locked;      // {RX, TX}
 wire         rd_ids_full;
-assign m_dma_rd_req_valid = rd_any && !rd_ids_full &&
-                            (rd_pick ? rx_rd_req_valid : tx_rd_req_valid);
-assign m_dma_rd_req_addr = rd_pick ? rx_rd_req_addr : tx_rd_req_addr;
-assign m_dma_rd_req_len = rd_pick ? rx_rd_req_len : tx_rd_req_len;
-wire   rd_req_fire = m_dma_rd_req_valid && m_dma_rd_req_ready;
+
+// RX first: its descriptor reads and TX's frame reads interleave
+nic_dma_arb #(.RX_FIRST(1), .ADDR_W(64), .LEN_W(16)) rd_arb (
+    .clk(clk), .rst(rst),
+    .flushing(flushing), .hold(rd_ids_full),
+    .s_tx_req_valid(tx_rd_req_up), .s_tx_req_ready(tx_rd_req_ready),
+    .s_tx_req_addr(tx_rd_req_addr), .s_tx_req_len(tx_rd_req_len),
+    .s_rx_req_valid(rx_rd_req_up), .s_rx_req_ready(rx_rd_req_ready),
+    .s_rx_req_addr(rx_rd_req_addr), .s_rx_req_len(rx_rd_req_len),
+    .m_req_valid(m_dma_rd_req_valid), .m_req_ready(m_dma_rd_req_ready),
+    .m_req_addr(m_dma_rd_req_addr), .m_req_len(m_dma_rd_req_len),
+    .pick(rd_pick), .fire(rd_req_fire), .asking(rd_asking), .locked(rd_locked)
+);
 
 // who each outstanding read belongs to
 reg  [15:0] rd_ids = 0;
@@ -182,27 +183,14 @@ assign     rd_ids_full = rd_id_wp - rd_id_rp == 5'd16;
 assign s_dma_rd_ready = rd_resp_owner ? rx_rd_ready : tx_rd_ready;
 wire   rd_resp_done = s_dma_rd_valid && s_dma_rd_ready && s_dma_rd_last;
 
-// The lock holds a request that was offered and not yet taken (requesters
-// never withdraw one); it follows the grant, and lets go if its owner's
-// request is gone all the same, so the other requester cannot be shut out.
-wire rd_owner_valid = rd_owner ? rx_rd_req_valid : tx_rd_req_valid;
-
 always @(posedge clk) begin
-    if (rd_lock && !rd_owner_valid)
-        rd_lock <= 1'b0;
-    if (m_dma_rd_req_valid && !m_dma_rd_req_ready) begin
-        rd_lock <= 1'b1;
-        rd_owner <= rd_pick;
-    end
     if (rd_req_fire) begin
-        rd_lock <= 1'b0;
         rd_ids[rd_id_wp[3:0]] <= rd_pick;
         rd_id_wp <= rd_id_wp + 5'd1;
     end
     if (rd_resp_done)
         rd_id_rp <= rd_id_rp + 5'd1;
     if (rst) begin
-        rd_lock <= 1'b0;
         rd_id_wp <= 0;
         rd_id_rp <= 0;
     end
@@ -232,20 +220,24 @@ wire        wr_ids_full = wr_id_wp - wr_id_rp == 5'd16;
 wire        wr_dhave = wr_dp != wr_id_wp;
 wire        wr_downer = wr_ids[wr_dp[3:0]];
 
-reg          wr_lock = 1'b0, wr_owner = 1'b0;
-wire         tx_wr_req_valid = tx_wr_req_up && (!flushing[0] || (wr_lock && !wr_owner));
-wire         rx_wr_req_valid = rx_wr_req_up && (!flushing[1] || (wr_lock && wr_owner));
+wire         tx_wr_req_ready, rx_wr_req_ready;
+wire         wr_pick, wr_req_fire;      // the requester at the port (1: RX); taken
+wire [1:0]   wr_asking, wr_locked;      // {RX, TX}
+
 // TX first when both ask: its writes are 4-byte statuses, at most one per
 // frame sent, while RX's frames would otherwise keep them (and so TX's
-// completions) waiting for a gap between them; a request up and not taken
-// keeps the choice (the lock) until it is
-wire         wr_pick = wr_lock ? wr_owner : !tx_wr_req_valid;
-
-assign m_dma_wr_req_valid = !wr_ids_full &&
-                            (wr_pick ? rx_wr_req_valid : tx_wr_req_valid);
-assign m_dma_wr_req_addr = wr_pick ? rx_wr_req_addr : tx_wr_req_addr;
-assign m_dma_wr_req_len = wr_pick ? rx_wr_req_len : tx_wr_req_len;
-wire   wr_req_fire = m_dma_wr_req_valid && m_dma_wr_req_ready;
+// completions) waiting for a gap between them
+nic_dma_arb #(.RX_FIRST(0), .ADDR_W(64), .LEN_W(16)) wr_arb (
+    .clk(clk), .rst(rst),
+    .flushing(flushing), .hold(wr_ids_full),
+    .s_tx_req_valid(tx_wr_req_up), .s_tx_req_ready(tx_wr_req_ready),
+    .s_tx_req_addr(tx_wr_req_addr), .s_tx_req_len(tx_wr_req_len),
+    .s_rx_req_valid(rx_wr_req_up), .s_rx_req_ready(rx_wr_req_ready),
+    .s_rx_req_addr(rx_wr_req_addr), .s_rx_req_len(rx_wr_req_len),
+    .m_req_valid(m_dma_wr_req_valid), .m_req_ready(m_dma_wr_req_ready),
+    .m_req_addr(m_dma_wr_req_addr), .m_req_len(m_dma_wr_req_len),
+    .pick(wr_pick), .fire(wr_req_fire), .asking(wr_asking), .locked(wr_locked)
+);
 
 assign m_dma_wr_data = wr_downer ? rx_wr_data : tx_wr_data;
 assign m_dma_wr_keep = wr_downer ? rx_wr_keep : tx_wr_keep;
@@ -253,17 +245,8 @@ assign m_dma_wr_last = wr_downer ? rx_wr_last : tx_wr_last;
 assign m_dma_wr_valid = wr_dhave && (wr_downer ? rx_wr_valid : tx_wr_valid);
 wire   wr_data_end = m_dma_wr_valid && m_dma_wr_ready && m_dma_wr_last;
 
-wire wr_owner_valid = wr_owner ? rx_wr_req_valid : tx_wr_req_valid;
-
 always @(posedge clk) begin
-    if (wr_lock && !wr_owner_valid)
-        wr_lock <= 1'b0;
-    if (m_dma_wr_req_valid && !m_dma_wr_req_ready) begin
-        wr_lock <= 1'b1;
-        wr_owner <= wr_pick;
-    end
     if (wr_req_fire) begin
-        wr_lock <= 1'b0;
         wr_ids[wr_id_wp[3:0]] <= wr_pick;
         wr_id_wp <= wr_id_wp + 5'd1;
     end
@@ -272,7 +255,6 @@ always @(posedge clk) begin
     if (s_dma_wr_done)
         wr_id_rp <= wr_id_rp + 5'd1;
     if (rst) begin
-        wr_lock <= 1'b0;
         wr_id_wp <= 0;
         wr_dp <= 0;
         wr_id_rp <= 0;
@@ -288,10 +270,8 @@ end
 // 0 in nic_csr), and the flush ends a clock later. The other queue runs on.
 reg  [4:0] rd_out_tx = 0, rd_out_rx = 0;   // reads taken, not yet answered
 reg  [4:0] wr_out_tx = 0, wr_out_rx = 0;   // writes taken, not yet done
-wire [1:0] dma_quiet = {rd_out_rx == 0 && wr_out_rx == 0 && !(rd_lock && rd_owner) &&
-                        !(wr_lock && wr_owner),
-                        rd_out_tx == 0 && wr_out_tx == 0 && !(rd_lock && !rd_owner) &&
-                        !(wr_lock && !wr_owner)};
+wire [1:0] dma_quiet = {rd_out_rx == 0 && wr_out_rx == 0,
+                        rd_out_tx == 0 && wr_out_tx == 0} & ~rd_locked & ~wr_locked;
 
 always @(posedge clk) begin
     rd_out_tx <= rd_out_tx + {4'd0, rd_req_fire && !rd_pick} -
@@ -303,8 +283,7 @@ always @(posedge clk) begin
     wr_out_rx <= wr_out_rx + {4'd0, wr_req_fire && wr_pick} -
                  {4'd0, s_dma_wr_done && done_owner};
     // (the request's clock is not yet counted: wait a clock after it)
-    flush_rst <= flushing & dma_quiet & ~flush_rst &
-                 ~{rx_rd_req_valid || rx_wr_req_valid, tx_rd_req_valid || tx_wr_req_valid};
+    flush_rst <= flushing & dma_quiet & ~flush_rst & ~rd_asking & ~wr_asking;
     flushing <= (flushing | flush_req) & ~flush_rst;
     if (rst) begin
         rd_out_tx <= 0;
@@ -327,11 +306,11 @@ nic_tx #(.LANES(LANES)) tx (
     .clk(clk), .rst(rst || flush_rst[0]),
     .tx_en(tx_en), .txq_base(txq_base), .txq_size(txq_size),
     .txq_prod(txq_prod), .txq_cons(txq_cons), .max_frame(max_frame),
-    .rd_req_valid(tx_rd_req_up), .rd_req_ready(rd_req_fire && !rd_pick),
+    .rd_req_valid(tx_rd_req_up), .rd_req_ready(tx_rd_req_ready),
     .rd_req_addr(tx_rd_req_addr), .rd_req_len(tx_rd_req_len),
     .rd_data(s_dma_rd_data), .rd_keep(s_dma_rd_keep), .rd_last(s_dma_rd_last),
     .rd_valid(s_dma_rd_valid && !rd_resp_owner), .rd_ready(tx_rd_ready),
-    .wr_req_valid(tx_wr_req_up), .wr_req_ready(wr_req_fire && !wr_pick),
+    .wr_req_valid(tx_wr_req_up), .wr_req_ready(tx_wr_req_ready),
     .wr_req_addr(tx_wr_req_addr), .wr_req_len(tx_wr_req_len),
     .wr_data(tx_wr_data), .wr_keep(tx_wr_keep), .wr_last(tx_wr_last),
     .wr_valid(tx_wr_valid),
@@ -436,11 +415,11 @@ nic_rx #(.LANES(LANES)) rx (
     .s_axis_tdata(rx_in_data), .s_axis_tkeep(rx_in_keep),
     .s_axis_tvalid(rx_in_valid), .s_axis_tlast(rx_in_last),
     .s_axis_tuser(rx_in_user), .s_frame_room(rx_room),
-    .rd_req_valid(rx_rd_req_up), .rd_req_ready(rd_req_fire && rd_pick),
+    .rd_req_valid(rx_rd_req_up), .rd_req_ready(rx_rd_req_ready),
     .rd_req_addr(rx_rd_req_addr), .rd_req_len(rx_rd_req_len),
     .rd_data(s_dma_rd_data[79:0]),
     .rd_valid(s_dma_rd_valid && rd_resp_owner), .rd_ready(rx_rd_ready),
-    .wr_req_valid(rx_wr_req_up), .wr_req_ready(wr_req_fire && wr_pick),
+    .wr_req_valid(rx_wr_req_up), .wr_req_ready(rx_wr_req_ready),
     .wr_req_addr(rx_wr_req_addr), .wr_req_len(rx_wr_req_len),
     .wr_data(rx_wr_data), .wr_keep(rx_wr_keep), .wr_last(rx_wr_last),
     .wr_valid(rx_wr_valid),
@@ -488,7 +467,7 @@ nic_irq #(.CLK_MHZ(CLK_MHZ)) irq_rx (
 assign idle = tx_idle && rx_idle && fq_empty && !fq_in_frame && lb == loopback &&
               !rx_cut_drop &&
               irq_busy == 2'b00 && !m_irq_valid &&
-              !rd_lock && rd_id_wp == rd_id_rp && !wr_lock && flushing == 2'b00 &&
+              rd_locked == 2'b00 && rd_id_wp == rd_id_rp && wr_locked == 2'b00 && flushing == 2'b00 &&
               wr_id_wp == wr_id_rp && !s_axil_bvalid && !s_axil_rvalid;
 
 endmodule
