@@ -226,7 +226,7 @@ suite driver/selftests    env BUILD="$BUILD" tests/driver/run-driver.sh
 # marked TCP over a switch that drops every 37th unicast frame: retransmissions
 suite driver/lossy        env BUILD="$BUILD" LOSS=37 tests/driver/run-driver.sh nic_grad_lossy.sh
 # a NIC whose DMA hangs three times: recovery, and no memory freed under it
-suite driver/stall        env BUILD="$BUILD" STALL=500,500,500 WEDGE=200 tests/driver/run-driver.sh nic_stall.sh
+suite driver/stall        env BUILD="$BUILD" STALL=1500,500,500 WEDGE=200 tests/driver/run-driver.sh nic_stall.sh
 # make bench-driver, one round of this driver: it runs and prints its table
 suite driver/bench-short  env BUILD="$BUILD" tests/driver/test-bench-driver.sh
 # make demo, shortened (a 2-host cluster), its option checks and Ctrl-C

@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Recovery from a hung NIC. Run with eth0's incsim wedging its MAC once
-# (run-driver.sh WEDGE=N: incsim --tx-wedge-after, cleared by a flush of
-# the TX queue) and hanging its DMA bridge three times (STALL=N,N,N:
-# --stall-after), and every incsim checking that no queue is moved to new
+# (run-driver.sh WEDGE=200: incsim --tx-wedge-after, cleared by a flush of
+# the TX queue) and hanging its DMA bridge three times (STALL=1500,500,500:
+# --stall-after; the first stall beyond the frames phase 0 sends), and every incsim checking that no queue is moved to new
 # memory while the NIC could still DMA with the old one (--check-dma: the
 # run fails otherwise).
 #   0. Traffic until the MAC takes no more frames, DMA still works: the TX
@@ -69,7 +69,9 @@ health() {
 
 log "0. the MAC hangs, DMA does not: the TX queue alone is flushed"
 f0=$(cat "$D/tx_flushes") r0=$(cat "$D/resets") to0=$(cat "$D/tx_timeouts")
-traffic 60
+# 1000 datagrams: past the wedge (WEDGE=200) and enough to fill the ring
+# behind it, never as far as the first DMA stall (STALL=1500,...)
+traffic 2
 wait_for 60 sh -c "[ \$(cat $D/tx_flushes) -gt $f0 ]" || fail "no TX queue flush within 60 s"
 stop_traffic
 resumes "flush"
