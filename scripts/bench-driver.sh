@@ -60,5 +60,5 @@ for n in "${names[@]}"; do
 		"${RX[$n]}" "$(echo "${RX[$n]}" | median)"
 done
 echo
-echo "iperf3 -t 10 each way between two QEMU guests (TCG) with incsim NICs at 25 Gbit/s (incsim's default);"
+echo "iperf3 -t 10 each way between two QEMU guests (TCG) with incsim NICs at 100 Gbit/s (incsim's default);"
 echo "the figures measure the whole simulation (guests, incsim's RTL model), not a board."

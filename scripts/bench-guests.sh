@@ -56,4 +56,4 @@ for n in nica nicb; do
 done
 echo
 echo "iperf3 -t $SECS per direction, one path after the other, both guests -smp 1 under TCG;"
-echo "incsim wire rate ${GBPS:-25} Gbit/s (GBPS; incsim's default 25). The figures measure the simulation, not a board."
+echo "incsim wire rate ${GBPS:-100} Gbit/s (GBPS; incsim's default 100). The figures measure the simulation, not a board."

@@ -232,7 +232,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 
 	memset(o, 0, sizeof(*o));
 	o->vectors = 2;
-	o->gbps = 25;
+	o->gbps = 100;
 	o->name = "incsim";
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {

@@ -60,9 +60,9 @@ f1=$(macstat FramesTransmittedOK)
 [ -n "$f0" ] && [ -n "$f1" ] || fail "ethtool -S --groups eth-mac: no FramesTransmittedOK"
 [ "$f1" -ge $((f0 + 3)) ] || fail "FramesTransmittedOK $f0 -> $f1 after 3 pings"
 
-# link settings: the speed from LINK_SPEED (incsim's wire rate, 25 Gbit/s)
+# link settings: the speed from LINK_SPEED (incsim's wire rate, 100 Gbit/s)
 ethtool "$IF" | tee /tmp/l || fail "ethtool $IF"
-grep -q '^[[:space:]]*Speed: 25000Mb/s' /tmp/l || fail "ethtool: speed not 25000Mb/s"
+grep -q '^[[:space:]]*Speed: 100000Mb/s' /tmp/l || fail "ethtool: speed not 100000Mb/s"
 grep -q '^[[:space:]]*Duplex: Full' /tmp/l || fail "ethtool: duplex not full"
 grep -q 'Link detected: yes' /tmp/l || fail "ethtool: link not detected"
 
