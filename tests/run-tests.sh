@@ -153,7 +153,7 @@ for top in inc_compressor:8 inc_compressor:16 inc_decompressor:8 \
 done
 # formal handshake checks of the engines' streams at 8 lanes, bounded to 18
 # cycles for the compressor (its first output beat can stall at cycle 15),
-# 24 for the decompressor (its first output beat can stall at cycle 21)
+# 24 for the decompressor (its first output beat can stall at cycle 22)
 # and 12 for the compressor's output packer, 0.5 to 3.5 minutes each (make formal: deeper, 16 lanes, the packer's proof;
 # docs/rtl.md "Formal checks"); the NIC's AXI4-Lite register port to 16,
 # its MAC TX port (the frame FIFO) to 14; its DMA request ports (the two

@@ -46,7 +46,8 @@
  *     of each group, the bytes it needs, format errors);
  *   - extractor: per raw beat, reads the beat's groups' payloads (and the
  *     tail bytes on the last beat) at the descriptor's offsets, unpacks and
- *     dequantizes them (inc_group_unpack, inc_dequant) into an output FIFO.
+ *     dequantizes them (inc_group_unpack; inc_dequant_abs and
+ *     inc_dequant_norm, a register between) into an output FIFO.
  *     A segment's first beat waits until the writer holds all its bytes; a
  *     chunk's last beat waits for the body's end and carries the verdict:
  *     the format errors, and the body's length against the length its
@@ -916,16 +917,20 @@ generate
     end
 endgenerate
 
-// P3: unpacked; P4: dequantized; P5: into the output FIFO
-reg             p3_valid = 1'b0, p4_valid = 1'b0;
-reg  [LANES*32-1:0] p3_words = 0, p4_lanes = 0;
+// P3: unpacked; P3A: sign and magnitude (inc_dequant_abs); P4: dequantized
+// (inc_dequant_norm); P5: into the output FIFO
+reg             p3_valid = 1'b0, pa_valid = 1'b0, p4_valid = 1'b0;
+reg  [LANES*32-1:0] p3_words = 0, pa_words = 0, p4_lanes = 0;
+reg  [LANES*2-1:0] pa_kinds = 0;
 reg  [GPB*16-1:0] p3_tw = 0;
-reg  [23:0]     p3_tail = 0, p4_tail = 0;
-reg  [WB:0]     p3_bytes = 0, p4_bytes = 0;
-reg             p3_last = 1'b0, p3_err = 1'b0, p4_last = 1'b0, p4_err = 1'b0;
-reg  [4:0]      p3_k = 0;
+reg  [23:0]     p3_tail = 0, pa_tail = 0, p4_tail = 0;
+reg  [WB:0]     p3_bytes = 0, pa_bytes = 0, p4_bytes = 0;
+reg             p3_last = 1'b0, p3_err = 1'b0, pa_last = 1'b0, pa_err = 1'b0;
+reg             p4_last = 1'b0, p4_err = 1'b0;
+reg  [4:0]      p3_k = 0, pa_k = 0;
 
-wire [LANES*32-1:0] words, lanes;
+wire [LANES*32-1:0] words, abs_words, lanes;
+wire [LANES*2-1:0]  abs_kinds;
 
 genvar g, l;
 generate
@@ -936,10 +941,16 @@ generate
             .words(words[256*g +: 256])
         );
         for (l = 0; l < 8; l = l + 1) begin : lane
-            inc_dequant dq (
+            inc_dequant_abs dq_abs (
                 .tag(p3_tw[16*g + 2*l +: 2]),
                 .payload(p3_words[32*(8*g + l) +: 32]),
-                .k(p3_k),
+                .kind(abs_kinds[2*(8*g + l) +: 2]),
+                .word(abs_words[32*(8*g + l) +: 32])
+            );
+            inc_dequant_norm dq_norm (
+                .kind(pa_kinds[2*(8*g + l) +: 2]),
+                .word(pa_words[32*(8*g + l) +: 32]),
+                .k(pa_k),
                 .value(lanes[32*(8*g + l) +: 32])
             );
         end
@@ -956,14 +967,24 @@ always @(posedge clk) begin
     p3_err <= p2_err;
     p3_k <= p2_k;
 
-    p4_valid <= p3_valid;
+    pa_valid <= p3_valid;
+    pa_words <= abs_words;
+    pa_kinds <= abs_kinds;
+    pa_tail <= p3_tail;
+    pa_bytes <= p3_bytes;
+    pa_last <= p3_last;
+    pa_err <= p3_err;
+    pa_k <= p3_k;
+
+    p4_valid <= pa_valid;
     p4_lanes <= lanes;
-    p4_tail <= p3_tail;
-    p4_bytes <= p3_bytes;
-    p4_last <= p3_last;
-    p4_err <= p3_err;
+    p4_tail <= pa_tail;
+    p4_bytes <= pa_bytes;
+    p4_last <= pa_last;
+    p4_err <= pa_err;
     if (rst) begin
         p3_valid <= 1'b0;
+        pa_valid <= 1'b0;
         p4_valid <= 1'b0;
     end
 end

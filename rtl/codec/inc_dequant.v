@@ -8,9 +8,10 @@
  *   Q16  -> q * 2^(1-k), q the payload's low 16 bits as a signed integer
  *   RAW  -> the payload's 32 bits
  *
- * q * 2^(1-k) is exact in float32 (|q| <= 2^15): the sign of q, the
- * position p of its leading one giving the exponent 127 + p + 1 - k, and
- * the bits below the leading one as the significand. Purely combinational.
+ * The two halves joined: inc_dequant_abs (sign and |q|) and
+ * inc_dequant_norm (leading one, exponent, significand). The decompressor
+ * uses the halves with a register between them; this whole form is what the
+ * unit tests check against the C decoder. Purely combinational.
  */
 
 // Language: Verilog 2001
@@ -27,28 +28,22 @@ module inc_dequant
     output wire [31:0] value    // float32 bits
 );
 
-wire        neg = tag == 2'd1 ? payload[7] : payload[15];
-wire [15:0] q16 = tag == 2'd1 ? {{8{payload[7]}}, payload[7:0]} : payload[15:0];
-// |q|, 1..32768 (-32768 negates to itself, read as unsigned 2^15)
-wire [15:0] mag = neg ? (~q16 + 16'd1) : q16;
+wire [1:0]  kind;
+wire [31:0] word;
 
-// position of the leading one of mag
-reg [3:0] p;
-integer i;
-always @* begin
-    p = 4'd0;
-    for (i = 0; i < 16; i = i + 1)
-        if (mag[i])
-            p = i[3:0];
-end
+inc_dequant_abs dq_abs (
+    .tag(tag),
+    .payload(payload),
+    .kind(kind),
+    .word(word)
+);
 
-wire [7:0]  expo = 8'd128 + {4'd0, p} - {3'd0, k};
-// the bits below the leading one, moved to the top (the one falls off)
-wire [15:0] below = mag << (5'd16 - {1'b0, p});
-wire [31:0] scaled = {neg, expo, below, 7'd0};
-
-assign value = tag == 2'd3 ? payload :
-               (tag == 2'd0 || q16 == 16'd0) ? 32'd0 : scaled;
+inc_dequant_norm dq_norm (
+    .kind(kind),
+    .word(word),
+    .k(k),
+    .value(value)
+);
 
 endmodule
 

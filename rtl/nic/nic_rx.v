@@ -125,26 +125,49 @@ wire        h_take;
 reg  [2:0]  f_beat = 0;
 reg         f_nohdr = 1'b0;
 
+// The MAC's beat is registered first (in_*), with its byte count, so that
+// the port reaches only flip-flops and a popcount (docs/rtl.md, "Logic
+// depth"). It cannot be held (the MAC has no tready): one clock of latency.
+reg  [DATA_W-1:0] in_tdata = 0;
+reg         in_tvalid = 1'b0, in_tlast = 1'b0, in_tuser = 1'b0;
+reg  [BS:0] in_nbytes = 0;
+always @(posedge clk) begin
+    in_tvalid <= s_axis_tvalid;
+    in_tdata <= s_axis_tdata;
+    in_tlast <= s_axis_tlast;
+    in_tuser <= s_axis_tuser;
+    in_nbytes <= ones_k(s_axis_tkeep);
+    if (rst)
+        in_tvalid <= 1'b0;
+end
+
 wire [RING_AW:0] used = in_wptr - free_ptr;
-wire        room = used < RING_WORDS;
-wire [BS:0] beat_bytes = ones_k(s_axis_tkeep);
-wire [14:0] bytes_next = {1'b0, f_bytes} + {{(14 - BS){1'b0}}, beat_bytes};
+// room for a word, a clock late: with one word to spare, as the beat of
+// the clock before may have taken one
+reg         room = 1'b0;
+always @(posedge clk)
+    room <= used < RING_WORDS - 1;
+wire [14:0] bytes_next = {1'b0, f_bytes} + {{(14 - BS){1'b0}}, in_nbytes};
+// the bytes the frame may still take (max_frame - f_bytes, a register:
+// below 0 once f_long is set), so a beat's check is one compare
+reg  [14:0] f_lim = 0;
+wire        over_max = {{(14 - BS){1'b0}}, in_nbytes} > f_lim;
 // this beat is written, and this last beat ends a frame that is kept
-wire        beat_in = s_axis_tvalid && !f_over && !f_long && room && rx_en;
-wire        frame_bad = s_axis_tuser || f_long || bytes_next > {1'b0, max_frame} ||
-                        bytes_next == 0;
+wire        beat_in = in_tvalid && !f_over && !f_long && room && rx_en;
+wire        frame_bad = in_tuser || f_long || over_max ||
+                        (f_bytes == 0 && in_nbytes == 0);
 wire        frame_nobuf = f_over || !room || !rx_en || q_cnt == 5'd16 || f_nohdr;
 // the beat goes into the header RAM too (entry q_wp is free while the
 // queue is not full)
 wire        hdr_in = beat_in && f_beat != NHW3;
 wire        hdr_we = hdr_in && q_cnt != 5'd16;
-wire        push_frame = s_axis_tvalid && s_axis_tlast && !frame_bad && !frame_nobuf;
+wire        push_frame = in_tvalid && in_tlast && !frame_bad && !frame_nobuf;
 
-// (a clock late, so with a beat and a frame to spare: 2 + ceil(MAX_FRAME / BB)
-// words, two queue entries)
+// (a clock late, and a beat in in_*: with two beats and a frame to spare,
+// 3 + ceil(MAX_FRAME / BB) words, three queue entries)
 always @(posedge clk)
     s_frame_room <= {{(15 - RING_AW){1'b0}}, used} + {{(2 + BS){1'b0}}, max_frame[13:BS]} +
-                    16'd3 <= {{(15 - RING_AW){1'b0}}, RING_WORDS} && q_cnt < 5'd15;
+                    16'd4 <= {{(15 - RING_AW){1'b0}}, RING_WORDS} && q_cnt < 5'd14;
 
 reg         r_we = 1'b0;
 reg  [RING_AW-1:0] r_waddr = 0;
@@ -162,11 +185,13 @@ always @(posedge clk) begin
     i_drop_mac <= 1'b0;
     i_drop_buf <= 1'b0;
     i_bytes <= 0;
-    if (s_axis_tvalid) begin
+    if (!in_tvalid)
+        f_lim <= {1'b0, max_frame} - {1'b0, f_bytes};
+    if (in_tvalid) begin
         if (beat_in) begin
             r_we <= 1'b1;
             r_waddr <= in_wptr[RING_AW-1:0];
-            r_wdata <= s_axis_tdata;
+            r_wdata <= in_tdata;
             in_wptr <= in_wptr + 1'b1;
         end
         if (hdr_in) begin
@@ -176,10 +201,11 @@ always @(posedge clk) begin
         end
         if (!room || !rx_en)
             f_over <= 1'b1;
-        if (bytes_next > {1'b0, max_frame})
+        if (over_max)
             f_long <= 1'b1;
         f_bytes <= bytes_next[14] ? 14'h3fff : bytes_next[13:0];
-        if (s_axis_tlast) begin
+        f_lim <= f_lim - {{(14 - BS){1'b0}}, in_nbytes};
+        if (in_tlast) begin
             i_frame <= 1'b1;
             i_bytes <= bytes_next[14] ? 14'h3fff : bytes_next[13:0];
             if (frame_bad) begin
@@ -195,6 +221,7 @@ always @(posedge clk) begin
                 f_start <= in_wptr + {{RING_AW{1'b0}}, beat_in};
             end
             f_bytes <= 0;
+            f_lim <= {1'b0, max_frame};
             f_over <= 1'b0;
             f_long <= 1'b0;
             f_beat <= 0;
@@ -214,6 +241,7 @@ always @(posedge clk) begin
         free_ptr <= 0;
         f_start <= 0;
         f_bytes <= 0;
+        f_lim <= {1'b0, max_frame};
         f_over <= 1'b0;
         f_long <= 1'b0;
         f_beat <= 0;
@@ -236,7 +264,7 @@ generate
     for (hi = 0; hi < NHW; hi = hi + 1) begin : hram
         nic_ram #(.WIDTH(DATA_W), .ADDR_W(4)) ram (
             .clk(clk), .we(hdr_we && f_beat == hi), .waddr(q_wp),
-            .wdata(s_axis_tdata),
+            .wdata(in_tdata),
             .re(hr_re), .raddr(h_rp), .rdata(hr_rdata[DATA_W*hi +: DATA_W])
         );
     end
@@ -423,16 +451,18 @@ wire [22:0] ip4_sum, addr_sum;
 nic_hsum hs_ip4 (.clk(clk), .hdr(hreg), .lo(p_l3_off), .hi(ip4_hi), .sum(ip4_sum));
 nic_hsum hs_addr (.clk(clk), .hdr(hreg), .lo(addr_lo), .hi(addr_hi), .sum(addr_sum));
 
-// H_P3: the chunk header's bound (codec.md, section 6), positions in the
-// frame (17 bits: range_off can be large), the IPv4 checksum folded;
-// H_P4: the checks on them
+// H_P3: the chunk header's groups and the body's start; H_P4, one adder a
+// clock: the chunk's bound (codec.md, section 6: raw_len + 2 bytes a
+// group, + a byte per 8 groups in sparse mode) and the body's end,
+// positions in the frame (17 bits: range_off can be large); the clocks
+// after: the checks on them, the IPv4 checksum folded
 wire [13:0] c_n = ch_raw[15:2];
 wire [13:0] c_groups = {3'd0, c_n[13:3]} + {13'd0, c_n[2:0] != 3'd0};
-wire [16:0] c_bound_c = {2'd0, c_groups, 1'b0} + {1'b0, c_n, 2'd0} + {15'd0, ch_raw[1:0]} +
-                        (ch_mode == 8'd2 ? {6'd0, c_groups[13:3]} +
-                         {16'd0, c_groups[2:0] != 3'd0} : 17'd0);
+reg  [13:0] c_groups_r = 0;
+reg  [16:0] c_part = 0;      // raw_len + 2 groups
+reg  [10:0] c_extra = 0;     // sparse mode's mask bytes
 wire [16:0] body_at_c = {9'd0, p_l4_off} + 17'd16 + {9'd0, sh_l4len} + {1'b0, sh_off};
-wire [16:0] body_end_c = body_at_c + {1'b0, ch_body};
+reg  [16:0] body_at_w = 0;   // body_at_c, whole
 wire [15:0] ip4_fold;
 // (the field taken out a clock ahead of the fold, which takes 2)
 reg  [31:0] ip4_acc = 0;
@@ -448,10 +478,9 @@ reg         chunk_ok = 1'b0, lens_ok = 1'b0, ip4_ok = 1'b0;
 
 always @(posedge clk) begin
     if (h_state == H_P3) begin
-        c_bound <= c_bound_c;
+        c_groups_r <= c_groups;
         body_at <= body_at_c[14:0];
-        body_end <= body_end_c;
-        tail <= {2'd0, p_ip_end} - body_end_c[15:0];
+        body_at_w <= body_at_c;
         // l4_off + l4len + off + raw + tail, the terms that cancel taken out
         new_end <= {3'd0, p_ip_end} + {1'b0, ch_raw} - {1'b0, ch_body} - 17'd16;
         shim_ok <= sh_magic == 8'h49 && sh_ver == 8'h10 &&
@@ -460,6 +489,16 @@ always @(posedge clk) begin
                      sh_l4len[1:0] == 2'd0 && {2'd0, in_doff, 2'd0} == sh_l4len));
         seg_ok <= p_ip_end - {6'd0, p_l4_off} >= 14'd16;
     end
+    if (h_state == H_P4 && p_wait == 3'd0) begin
+        c_part <= {2'd0, c_groups_r, 1'b0} + {1'b0, ch_raw};
+        c_extra <= ch_mode == 8'd2 ? c_groups_r[13:3] + {10'd0, c_groups_r[2:0] != 3'd0} : 11'd0;
+        body_end <= body_at_w + {1'b0, ch_body};
+    end
+    if (h_state == H_P4 && p_wait == 3'd1) begin
+        c_bound <= c_part + {6'd0, c_extra};
+        tail <= {2'd0, p_ip_end} - body_end[15:0];
+    end
+    // (every clock of H_P4: the last ones see c_bound and body_end)
     if (h_state == H_P4) begin
         chunk_ok <= (ch_mode == 8'd1 || ch_mode == 8'd2) && ch_k >= 8'd1 && ch_k <= 8'd24 &&
                     ch_rsvd == 0 && ch_raw <= 16'd9000 && ch_raw != 0 &&
@@ -475,7 +514,8 @@ wire hdr_ok = !p_fragment && seg_ok && shim_ok && chunk_ok && lens_ok;
 // what X needs of the checks' positions, from the parse on: the checksum
 // pass's windows (stream offsets from l4_off: the L4 header and the
 // payload before the range; the payload after it), the segment's length
-// (sh_* are taken in H_P2, body_end in H_P3: all settled by H_PARSE)
+// (sh_* are taken in H_P2, body_end in H_P4's first clock: all settled by
+// H_PARSE)
 reg  [13:0] hp_end = 0, suf_start = 0;
 reg  [15:0] seg_in = 0;
 // and the restored frame's lengths (new_end is settled in H_P4's first
@@ -1065,8 +1105,13 @@ wire [15:0]   ip4n_c = ~ip4n_fold;
 localparam XR_W = 8 + 16 * 5 + 14 + 1 + 1 + RING_AW + 1 + 16 + 16;
 reg  [1279:0]   xr_hb [0:NRX-1];
 reg  [XR_W-1:0] xr_info [0:NRX-1];
-wire [14:0]  pre_at = fbase + x_body_at - {1'b0, x_sh_off[13:0]};
-wire [14:0]  suf_at = fbase + x_body_end;
+// the ring addresses of the pieces, a clock after the record's fields
+// (X_DECIDE comes between them and X_REC, which uses them)
+reg  [14:0]  pre_at = 0, suf_at = 0;
+always @(posedge clk) begin
+    pre_at <= fbase + x_body_at - {1'b0, x_sh_off[13:0]};
+    suf_at <= fbase + x_body_end;
+end
 wire [RING_AW:0] frame_words = {1'b0, x_fr_len[13:BS]} +
                                {{RING_AW{1'b0}}, x_fr_len[BS-1:0] != 0};
 wire [XR_W-1:0] x_info = {restore ? hb_len : 8'd0,
@@ -1541,7 +1586,7 @@ assign idle = h_state == H_IDLE && xi_state == XI_IDLE && xr_state == XR_IDLE &&
               wa_state == WA_IDLE && wb_state == WB_IDLE && d_state == D_IDLE &&
               q_cnt == 0 && !as_busy && o_empty && h_idx == xf_idx && x_idx == w_idx &&
               wq_cnt == 0 && cq_cnt == 0 &&
-              f_bytes == 0 && !s_axis_tvalid;
+              f_bytes == 0 && !s_axis_tvalid && !in_tvalid;
 
 // ---- WB's state machine, the completions, the counters ---------------------------
 

@@ -178,6 +178,7 @@ reg  [1:0]  tda_wp = 0, tda_rp = 0;
 // the FIFO of descriptors read: the fields TR and the rest of F use
 localparam DQ_W = 64 + 14 + 1 + 8 + 8 + 16 + 16 + 59 + 1;
 reg  [DQ_W-1:0] dq [0:3];
+reg  [8:0]  dq_words [0:3];     // the frame's ring words, counted as it comes
 reg  [1:0]  dq_wp = 0, dq_rp = 0;
 reg  [2:0]  dq_cnt = 0;
 wire        d_resp = rd_valid && rd_ready && tk_desc;   // a descriptor arrives
@@ -206,7 +207,7 @@ wire [15:0] t_off, t_rlen;
 wire [58:0] t_dslot;
 wire        t_err;
 assign {t_addr, t_len, t_comp, t_k, t_mode, t_off, t_rlen, t_dslot, t_err} = dq[dq_rp];
-wire [8:0]  t_words = {{(BS - 5){1'b0}}, t_len[13:BS]} + {8'd0, t_len[BS-1:0] != 0};
+wire [8:0]  t_words = dq_words[dq_rp];
 wire        t_fits = f_room >= {{(FR_AW - 8){1'b0}}, t_words};
 wire [15:0] f_inflight = tr_idx - s_idx;
 
@@ -437,6 +438,8 @@ always @(posedge clk) begin
     end
     if (d_resp) begin
         dq[dq_wp] <= d_in;
+        dq_words[dq_wp] <= {{(BS - 5){1'b0}}, rd_data[77:64+BS]} +
+                           {8'd0, rd_data[64+BS-1:64] != 0};
         dq_wp <= dq_wp + 2'd1;
         tda_rp <= tda_rp + 2'd1;
     end
@@ -474,7 +477,10 @@ always @(posedge clk) begin
             tr_req <= 1'b0;
         else
             td_req <= 1'b0;
-        tk[tk_wp[TK_AW-1:0]] <= !rq_is_tr;
+        // a decoded write (an indexed one is a shifter to yosys)
+        for (hw = 0; hw < (1 << TK_AW); hw = hw + 1)
+            if (tk_wp[TK_AW-1:0] == hw[TK_AW-1:0])
+                tk[hw] <= !rq_is_tr;
         tk_wp <= tk_wp + 1'b1;
     end
     if (rd_valid && rd_ready && rd_last)
@@ -850,11 +856,15 @@ wire [15:0] sh_w5 = {d_rlen[7:0], d_rlen[15:8]};
 wire [15:0] sh_w6 = {body_len[7:0], 2'd0, body_len[13:8]};
 // the terms known from the parse on, summed every clock, and the rest in
 // two partial sums, every clock too; P_SHIM1 (4 clocks): the partial sums
-// settle (1), added (1) and folded (nic_fold: 2); P_SHIM2: taken
-reg  [31:0] shim_const = 0, shim_p1 = 0, shim_p2 = 0;
+// settle (1), added (1) and folded (nic_fold: 2); P_SHIM2: taken. The
+// terms known from the frame's record on (P_PARSE: the compressor's
+// latency alone is 13 clocks before P_SHIM1) take two clocks: the shim's
+// words, then the addresses' sum
+reg  [31:0] shim_k = 0, shim_const = 0, shim_p1 = 0, shim_p2 = 0;
 always @(posedge clk) begin
-    shim_const <= {9'd0, addr_sum} + 32'd253 + {16'd0, sh_w0} + {16'd0, sh_w1} +
-                  {16'd0, d_off} + {16'd0, sh_w4} + {16'd0, sh_w5};
+    shim_k <= 32'd253 + {16'd0, sh_w0} + {16'd0, sh_w1} + {16'd0, d_off} +
+              {16'd0, sh_w4} + {16'd0, sh_w5};
+    shim_const <= {9'd0, addr_sum} + shim_k;
     shim_p1 <= shim_const + {16'd0, seg_len} + {16'd0, sh_w6};
     shim_p2 <= {16'd0, f_pre_r} + {16'd0, body_sw} + {16'd0, suf_sw};
 end

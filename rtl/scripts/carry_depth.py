@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """Carry-aware logic depth of a netlist (docs/rtl.md "Logic depth").
 
-usage: carry_depth.py NETLIST.json TOP
+usage: carry_depth.py NETLIST.json TOP [--over L]
 
 NETLIST.json is yosys `write_json` of a flattened module, either generic
 (`abc -lut 6` LUTs, fine-grained flip-flops, and `$alu` cells kept whole:
@@ -33,6 +33,12 @@ ports count as registers. Output lines:
 
   levels L            (rounded up to a tenth)
   path  ARRIVAL  CELL-TYPE  CELL  (NET)   one per step, source first
+
+With --over L, also every register (by name, bits together) whose input
+arrives later than L levels, deepest first, with the start of its
+deepest path:
+
+  over  LEVELS  END  <-  START
 """
 
 import json
@@ -120,8 +126,11 @@ def comb_arcs(ctype, inputs, outputs):
 
 
 def main():
-    if len(sys.argv) != 3:
-        sys.exit("usage: carry_depth.py NETLIST.json TOP")
+    over = None
+    if len(sys.argv) == 5 and sys.argv[3] == "--over":
+        over = float(sys.argv[4])
+    elif len(sys.argv) != 3:
+        sys.exit("usage: carry_depth.py NETLIST.json TOP [--over L]")
     with open(sys.argv[1]) as f:
         mods = json.load(f)["modules"]
     if sys.argv[2] not in mods:
@@ -181,21 +190,31 @@ def main():
         back[bit] = (cn, via)
         return best
 
-    # endpoints: inputs of sequential cells, output ports
+    # endpoints: inputs of sequential cells, output ports; owner names
+    # each endpoint bit by the register (or port) it ends in
     ends = []
+    owner = {}
     for cn, c in cells.items():
         dirs = c.get("port_directions", {})
         ins = [p for p in c["connections"] if dirs.get(p) == "input"]
         arcs = comb_arcs(c["type"], ins, [])
         if arcs is None:
-            ends += [b for p in ins for b in c["connections"][p]]
+            ins_b = [b for p in ins for b in c["connections"][p]]
+            ends += ins_b
+            outs = [b for p, bits in c["connections"].items()
+                    if dirs.get(p) == "output" for b in bits]
+            oname = names.get(outs[0], cn) if outs else cn
+            for b in ins_b:
+                owner.setdefault(b, oname)
         elif c["type"].startswith("RAM") or c["type"].startswith("SRL"):
             used = {i for i, _ in comb_arcs(c["type"], ins, ["O"])}
             ends += [b for p in ins if p not in used
                      for b in c["connections"][p]]
-    for p in m.get("ports", {}).values():
+    for pn, p in m.get("ports", {}).items():
         if p["direction"] == "output":
             ends += p["bits"]
+            for b in p["bits"]:
+                owner.setdefault(b, pn)
     worst, wbit = 0.0, None
     for b in ends:
         t = arr(b)
@@ -213,6 +232,31 @@ def main():
                      names.get(b, str(b))))
     for a, t, cn, n in reversed(path):
         print("path %6.2f  %-8s %s  (%s)" % (a, t, cn, n))
+    if over is not None:
+        report_over(ends, owner, arr, back, dtype, names, over)
+
+
+def base(name):
+    """A register's name without its bit index."""
+    return name.split("[")[0] if name.endswith("]") else name
+
+
+def report_over(ends, owner, arr, back, dtype, names, over):
+    """Every register (bits grouped) with an input deeper than `over`."""
+    worst = {}
+    for b in ends:
+        t = arr(b)
+        if t <= over:
+            continue
+        key = base(str(owner.get(b, b)))
+        if key not in worst or t > worst[key][0]:
+            worst[key] = (t, b)
+    for key, (t, b) in sorted(worst.items(), key=lambda kv: -kv[1][0]):
+        s = b
+        while isinstance(s, int) and s in back:
+            s = back[s][1]
+        print("over %5.1f  %s  <-  %s" % (int(t * 10 + 0.999) / 10, key,
+                                          names.get(s, str(s))))
 
 
 if __name__ == "__main__":

@@ -41,7 +41,7 @@
 # 12's boolector 1.5.118 predates the SMT-LIB interface yosys-smtbmc needs.
 #
 # Cut points (FORMAL_CUT, default "inc_quant_shift inc_quant_round
-# inc_dequant inc_group_unpack"):
+# inc_dequant_abs inc_dequant_norm inc_group_unpack"):
 # instances of these modules are removed and their outputs become free
 # inputs, new each cycle. They are pure data path (the per-lane float
 # quantizer and dequantizer, the payload unpacker); no handshake signal
@@ -82,7 +82,7 @@ YOSYS=${YOSYS:-yosys}
 YOSYS_ABC=${YOSYS_ABC:-yosys-abc}
 PROVE=${FORMAL_PROVE:-pdr}
 TIMEOUT=${FORMAL_TIMEOUT:-1800}
-CUT=${FORMAL_CUT-inc_quant_shift inc_quant_round inc_dequant inc_group_unpack}
+CUT=${FORMAL_CUT-inc_quant_shift inc_quant_round inc_dequant_abs inc_dequant_norm inc_group_unpack}
 name="formal $TOP LANES=$LANES"
 [ -z "${FORMAL_DEFINES:-}" ] || name="$name (${FORMAL_DEFINES})"
 case $PROVE in pdr | ind) ;; *) echo "$0: FORMAL_PROVE is pdr or ind" >&2; exit 2 ;; esac
