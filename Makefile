@@ -236,8 +236,8 @@ synth-check: deps
 # (8 and 16 lanes), the NIC top and its nic_rx and nic_tx blocks in LUT
 # levels, against rtl/timing-budget, each row by the method it names (lut:
 # yosys abc -lut 6 + ltp; carry: adders of 20 bits or more charged as carry
-# chains; docs/rtl.md "Logic depth"); the NIC top takes about 10 CPU
-# minutes, nic_rx and nic_tx 6-10 each. TIMING_MODULES=inc_decompressor:8
+# chains; docs/rtl.md "Logic depth"); the NIC top takes about 20-25
+# minutes, nic_rx and nic_tx 10-18 each. TIMING_MODULES=inc_decompressor:8
 # narrows it; TIMING_METHOD=lut, carry or xilinx (synth_xilinx) runs every
 # row by that method instead, to compare.
 timing-report: deps
