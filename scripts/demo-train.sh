@@ -124,12 +124,14 @@ step "booting $HOSTS hosts (QEMU, Debian $(tests/vm/kver.sh)), each with an incs
 tests/vm/run.sh "${args[@]}" >"$OUT/run.tap" 2>&1 &
 RUNPID=$!
 
-# progress: the guests' "#  mlp seed ..." lines (rank 0) as they come
+# progress: the guests' "#  mlp seed ..." lines (rank 0) as they come, whole
+# lines only (scripts/lib/console.sh)
+. scripts/lib/console.sh
 seen=0
 while kill -0 "$RUNPID" 2>/dev/null; do
 	sleep 2
 	if [ -r "$OUT/logs/host0.log" ]; then
-		mapfile -t lines < <(tr -d '\r' <"$OUT/logs/host0.log" | grep -a '^#  *mlp ')
+		mapfile -t lines < <(whole_lines "$OUT/logs/host0.log" | tr -d '\r' | grep -a '^#  *mlp ')
 		for ((i = seen; i < ${#lines[@]}; i++)); do
 			step "trained:${lines[$i]#\#}"
 		done

@@ -111,7 +111,9 @@ mkdir -p "$OUT/logs"
 tests/vm/run.sh "${args[@]}" >"$OUT/run.tap" 2>&1 &
 RUNPID=$!
 
-# progress: the hosts' "DEMO: " lines as they come
+# progress: the hosts' "DEMO: " lines as they come, whole lines only
+# (scripts/lib/console.sh)
+. scripts/lib/console.sh
 declare -A seen=()
 progress() {
 	local h log n l
@@ -125,7 +127,7 @@ progress() {
 			seen[$h]=$n
 			l=${l%$'\r'}
 			[[ $l == DEMO:\ * ]] && step "${l#DEMO: }"
-		done < <(grep -a '^DEMO: ' "$log")
+		done < <(whole_lines "$log" | grep -a '^DEMO: ')
 	done
 }
 while kill -0 "$RUNPID" 2>/dev/null; do
