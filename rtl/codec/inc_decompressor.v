@@ -766,8 +766,6 @@ wire [WB:0]     ea_bytes = !ea_last ? W[WB:0] :
                            ea_rl_mod == 0 ? W[WB:0] : {1'b0, ea_rl_mod};
 wire [WB:0]     ea_tail_off = hd_off[63 +: WB+1] - ea_off[WB:0];
 wire [AW-1:0]   ea_abs = hd_pay_abs[AW-1:0] + {{(AW-9){1'b0}}, ea_off};
-wire [PW-1:0]   nx_need = ea_adv ? hd_need : gt_need;
-wire [CQ_W-1:0] nx_seq = ea_adv ? hd_seq : gt_seq;
 wire [14:0]     gt_blen = cq_blen[gt_seq];
 
 always @(posedge clk) begin
@@ -808,8 +806,10 @@ always @(posedge clk) begin
     end else if (gate_go) begin
         gt_valid <= 1'b0;
     end
-    gt_av <= written(nx_need);
-    gt_end <= ended(nx_seq);
+    // (each for both next entries, picked by ea_adv last: ea_adv, from
+    // the gate, is not in front of the subtractions and compares)
+    gt_av <= ea_adv ? written(hd_need) : written(gt_need);
+    gt_end <= ea_adv ? ended(hd_seq) : ended(gt_seq);
     if (gate_go)
         gt_acc <= gt_last ? 1'b0 : gt_acc | gt_fmt;
 
@@ -864,9 +864,15 @@ end
 // truncated body: the addresses past its end are not the body's). A body of
 // 16384 bytes or more (bit 14) ends past every 14-bit offset; a body still
 // coming has no length yet (its entry may hold an older chunk's)
+function rel_ok;
+    input [CQ_W-1:0] seq;
+    input [13:0]     pay_rel;
+    begin
+        rel_ok = !(ended(seq) && !cq_blen[seq][14] && pay_rel > cq_blen[seq][13:0]);
+    end
+endfunction
 always @(posedge clk)
-    gt_rel_ok <= !(ended(nx_seq) && !cq_blen[nx_seq][14] &&
-                   (ea_adv ? hd_pay_rel : gt_pay_rel) > cq_blen[nx_seq][13:0]);
+    gt_rel_ok <= ea_adv ? rel_ok(hd_seq, hd_pay_rel) : rel_ok(gt_seq, gt_pay_rel);
 
 // release what the extractor has read, and the queue entry of a chunk it
 // has finished

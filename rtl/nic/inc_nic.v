@@ -205,61 +205,37 @@ wire [DATA_W-1:0] tx_wr_data, rx_wr_data;
 wire [KEEP_W-1:0] tx_wr_keep, rx_wr_keep;
 wire         tx_wr_last, rx_wr_last, tx_wr_valid, rx_wr_valid;
 
-// The owners of the requests taken, in order (1: RX): wr_dp is the one
-// whose data flows (or is next), wr_id_rp the next done's. A request is
-// taken while earlier requests' data still flows (docs/regmap.md: the
-// bridge takes requests ahead of their data), so an engine's next request
-// (RX's descriptor write behind its frame, TX's status) costs no clock of
-// the data bus.
-reg  [15:0] wr_ids = 0;
-reg  [4:0]  wr_id_wp = 0, wr_dp = 0, wr_id_rp = 0;
-wire        done_owner = wr_ids[wr_id_rp[3:0]];
-// (as for reads, no request while the FIFO is full: writes wait for their
-// dones there, and TX and RX each have several in flight)
-wire        wr_ids_full = wr_id_wp - wr_id_rp == 5'd16;
-wire        wr_dhave = wr_dp != wr_id_wp;
-wire        wr_downer = wr_ids[wr_dp[3:0]];
-
 wire         tx_wr_req_ready, rx_wr_req_ready;
+wire         tx_wr_ready, rx_wr_ready, tx_wr_done, rx_wr_done;
 wire         wr_pick, wr_req_fire;      // the requester at the port (1: RX); taken
+wire         done_owner;                // whose write the next done ends (1: RX)
 wire [1:0]   wr_asking, wr_locked;      // {RX, TX}
+wire         wr_empty;                  // no write outstanding
 
-// TX first when both ask: its writes are 4-byte statuses, at most one per
-// frame sent, while RX's frames would otherwise keep them (and so TX's
-// completions) waiting for a gap between them
-nic_dma_arb #(.RX_FIRST(0), .ADDR_W(64), .LEN_W(16)) wr_arb (
+// the arbiter (TX first when both ask: its writes are 4-byte statuses, at
+// most one per frame sent, while RX's frames would otherwise keep them, and
+// so TX's completions, waiting for a gap between them), each request's data
+// in the order taken, each done to its engine
+nic_dma_wr #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .ADDR_W(64), .LEN_W(16)) dma_wr (
     .clk(clk), .rst(rst),
-    .flushing(flushing), .hold(wr_ids_full),
+    .flushing(flushing),
     .s_tx_req_valid(tx_wr_req_up), .s_tx_req_ready(tx_wr_req_ready),
     .s_tx_req_addr(tx_wr_req_addr), .s_tx_req_len(tx_wr_req_len),
     .s_rx_req_valid(rx_wr_req_up), .s_rx_req_ready(rx_wr_req_ready),
     .s_rx_req_addr(rx_wr_req_addr), .s_rx_req_len(rx_wr_req_len),
+    .s_tx_wr_data(tx_wr_data), .s_tx_wr_keep(tx_wr_keep), .s_tx_wr_last(tx_wr_last),
+    .s_tx_wr_valid(tx_wr_valid), .s_tx_wr_ready(tx_wr_ready),
+    .s_rx_wr_data(rx_wr_data), .s_rx_wr_keep(rx_wr_keep), .s_rx_wr_last(rx_wr_last),
+    .s_rx_wr_valid(rx_wr_valid), .s_rx_wr_ready(rx_wr_ready),
+    .tx_done(tx_wr_done), .rx_done(rx_wr_done),
     .m_req_valid(m_dma_wr_req_valid), .m_req_ready(m_dma_wr_req_ready),
     .m_req_addr(m_dma_wr_req_addr), .m_req_len(m_dma_wr_req_len),
-    .pick(wr_pick), .fire(wr_req_fire), .asking(wr_asking), .locked(wr_locked)
+    .m_wr_data(m_dma_wr_data), .m_wr_keep(m_dma_wr_keep), .m_wr_last(m_dma_wr_last),
+    .m_wr_valid(m_dma_wr_valid), .m_wr_ready(m_dma_wr_ready),
+    .s_done(s_dma_wr_done),
+    .fire(wr_req_fire), .pick(wr_pick), .done_owner(done_owner),
+    .asking(wr_asking), .locked(wr_locked), .empty(wr_empty)
 );
-
-assign m_dma_wr_data = wr_downer ? rx_wr_data : tx_wr_data;
-assign m_dma_wr_keep = wr_downer ? rx_wr_keep : tx_wr_keep;
-assign m_dma_wr_last = wr_downer ? rx_wr_last : tx_wr_last;
-assign m_dma_wr_valid = wr_dhave && (wr_downer ? rx_wr_valid : tx_wr_valid);
-wire   wr_data_end = m_dma_wr_valid && m_dma_wr_ready && m_dma_wr_last;
-
-always @(posedge clk) begin
-    if (wr_req_fire) begin
-        wr_ids[wr_id_wp[3:0]] <= wr_pick;
-        wr_id_wp <= wr_id_wp + 5'd1;
-    end
-    if (wr_data_end)
-        wr_dp <= wr_dp + 5'd1;
-    if (s_dma_wr_done)
-        wr_id_rp <= wr_id_rp + 5'd1;
-    if (rst) begin
-        wr_id_wp <= 0;
-        wr_dp <= 0;
-        wr_id_rp <= 0;
-    end
-end
 
 // ---- per-queue flush ------------------------------------------------------------
 // QFLUSH (docs/regmap.md): the queue's engine asks for no new DMA (above);
@@ -314,8 +290,8 @@ nic_tx #(.LANES(LANES)) tx (
     .wr_req_addr(tx_wr_req_addr), .wr_req_len(tx_wr_req_len),
     .wr_data(tx_wr_data), .wr_keep(tx_wr_keep), .wr_last(tx_wr_last),
     .wr_valid(tx_wr_valid),
-    .wr_ready(wr_dhave && !wr_downer && m_dma_wr_ready),
-    .wr_done(s_dma_wr_done && !done_owner),
+    .wr_ready(tx_wr_ready),
+    .wr_done(tx_wr_done),
     .m_axis_tdata(tx_tdata), .m_axis_tkeep(tx_tkeep), .m_axis_tvalid(tx_tvalid),
     .m_axis_tready(tx_tready), .m_axis_tlast(tx_tlast),
     .event_done(tx_event), .idle(tx_idle), .stat_inc(tx_stat)
@@ -423,8 +399,8 @@ nic_rx #(.LANES(LANES)) rx (
     .wr_req_addr(rx_wr_req_addr), .wr_req_len(rx_wr_req_len),
     .wr_data(rx_wr_data), .wr_keep(rx_wr_keep), .wr_last(rx_wr_last),
     .wr_valid(rx_wr_valid),
-    .wr_ready(wr_dhave && wr_downer && m_dma_wr_ready),
-    .wr_done(s_dma_wr_done && done_owner),
+    .wr_ready(rx_wr_ready),
+    .wr_done(rx_wr_done),
     .event_done(rx_event), .idle(rx_idle), .stat_inc(rx_stat)
 );
 
@@ -468,7 +444,7 @@ assign idle = tx_idle && rx_idle && fq_empty && !fq_in_frame && lb == loopback &
               !rx_cut_drop &&
               irq_busy == 2'b00 && !m_irq_valid &&
               rd_locked == 2'b00 && rd_id_wp == rd_id_rp && wr_locked == 2'b00 && flushing == 2'b00 &&
-              wr_id_wp == wr_id_rp && !s_axil_bvalid && !s_axil_rvalid;
+              wr_empty && !s_axil_bvalid && !s_axil_rvalid;
 
 endmodule
 

@@ -25,6 +25,12 @@
  * frame's last piece in the packer with no clock between them; inside a
  * frame, the next piece's reader is started early even when it is the
  * same reader.
+ *
+ * Each reader is given its range's counts with the range (rd*_start_cnt,
+ * nic_rd_count's, for nic_rd_stream PRECOUNT = 1), made a clock after the
+ * frame's pieces are loaded from the registers they are loaded into: a
+ * reader is not started in the clock right after a frame is loaded (the
+ * next frame's, taken ahead, a clock after it is taken).
  */
 
 // Language: Verilog 2001
@@ -47,7 +53,8 @@ module nic_assembler #
     // width (derived: leave them)
     parameter BB = DATA_W / 8,
     parameter BS = $clog2(BB),
-    parameter SA_W = A_AW > B_AW ? A_AW : B_AW
+    parameter SA_W = A_AW > B_AW ? A_AW : B_AW,
+    parameter CNT_W = 26 + BS
 )
 (
     input  wire              clk,
@@ -72,6 +79,7 @@ module nic_assembler #
     input  wire              rda_start_ready,
     output wire [A_AW-1:0]   rda_start_addr,
     output wire [15:0]       rda_start_len,
+    output wire [CNT_W-1:0]  rda_start_cnt,  // nic_rd_count's of the range
     input  wire [DATA_W-1:0] rda_tdata,
     input  wire              rda_tvalid,
     output wire              rda_tready,
@@ -82,6 +90,7 @@ module nic_assembler #
     input  wire              rdb_start_ready,
     output wire [B_AW-1:0]   rdb_start_addr,
     output wire [15:0]       rdb_start_len,
+    output wire [CNT_W-1:0]  rdb_start_cnt,  // nic_rd_count's of the range
     input  wire [DATA_W-1:0] rdb_tdata,
     input  wire              rdb_tvalid,
     output wire              rdb_tready,
@@ -132,6 +141,29 @@ reg  [2:0]    nf_seg_b = 0;
 reg  [SA_W-1:0] nf_start [0:2];
 reg  [15:0]   nf_len [0:2];
 reg           nf_pre = 1'b0;  // the reader of its first piece was started
+
+// the pieces' reader counts (nic_rd_count), made from the registers above
+// a clock after they are loaded: cnt_ok, nf_cnt_ok when they are
+wire [CNT_W-1:0] c_cnt [0:2];
+wire [CNT_W-1:0] c_nf_cnt [0:2];
+reg  [CNT_W-1:0] r_cnt [0:2];
+reg  [CNT_W-1:0] nf_cnt [0:2];
+reg              cnt_ok = 1'b0, nf_cnt_ok = 1'b0;
+genvar gi;
+generate
+    for (gi = 0; gi < 3; gi = gi + 1) begin : piece
+        nic_rd_count #(.BB(BB)) cur (
+            .s(r_start[gi][BS-1:0]), .len(r_len[gi]), .cnt(c_cnt[gi])
+        );
+        nic_rd_count #(.BB(BB)) nxt (
+            .s(nf_start[gi][BS-1:0]), .len(nf_len[gi]), .cnt(c_nf_cnt[gi])
+        );
+        always @(posedge clk) begin
+            r_cnt[gi] <= c_cnt[gi];
+            nf_cnt[gi] <= c_nf_cnt[gi];
+        end
+    end
+endgenerate
 
 assign go_ready = state == S_IDLE || (QUEUE != 0 && !nf_valid);
 assign busy = state != S_IDLE || open != 0 || nf_valid;
@@ -211,19 +243,24 @@ wire       x_b = nf_seg_b[x_seg[1:0]];
 wire       last_piece = (state == S_SEG && nxt_after[2]) ||
                         (state == S_HDR && !any_after_hdr);
 wire       x_go = QUEUE != 0 && nf_valid && !nf_pre && !x_seg[2] && last_piece;
-wire       t_go = state == S_START || p_go || x_go;  // a reader is started now
+// a reader is started now (once the counts are made)
+wire       t_go = state == S_START || p_go || x_go;
+wire       t_ok = x_go ? nf_cnt_ok : cnt_ok;
 wire [1:0] t_seg = state == S_START ? seg : p_seg[1:0];
 wire       t_b = x_go ? x_b : r_seg_b[t_seg];
 wire [SA_W-1:0] t_start = x_go ? nf_start[x_seg[1:0]] : r_start[t_seg];
 wire [15:0] t_len = x_go ? nf_len[x_seg[1:0]] : r_len[t_seg];
+wire [CNT_W-1:0] t_cnt = x_go ? nf_cnt[x_seg[1:0]] : r_cnt[t_seg];
 
-assign rda_start_valid = t_go && !t_b;
-assign rdb_start_valid = t_go && t_b;
+assign rda_start_valid = t_go && t_ok && !t_b;
+assign rdb_start_valid = t_go && t_ok && t_b;
 assign rda_start_addr = t_start[A_AW-1:0];
 assign rdb_start_addr = t_start[B_AW-1:0];
 assign rda_start_len = t_len;
 assign rdb_start_len = t_len;
-wire started = t_b ? rdb_start_ready : rda_start_ready;
+assign rda_start_cnt = t_cnt;
+assign rdb_start_cnt = t_cnt;
+wire started = t_ok && (t_b ? rdb_start_ready : rda_start_ready);
 // the next segment's reader is (or is now) started
 wire pre_now = pre || (p_go && started);
 wire nf_pre_now = nf_pre || (x_go && started);
@@ -331,6 +368,9 @@ always @(posedge clk) begin
         nf_pre <= 1'b1;
     end
     open <= open + {2'd0, in_last} - {2'd0, out_last};
+    // (r_cnt, nf_cnt are of the pieces a clock old)
+    cnt_ok <= !load;
+    nf_cnt_ok <= !(QUEUE != 0 && take_go && !load);
     if (rst) begin
         state <= S_IDLE;
         open <= 0;

@@ -17,6 +17,11 @@
  * with QUEUE = 1, as soon as the last one's words have all been read: its
  * words follow in the queue and its first beat follows the last one's last
  * beat with no gap (each range still ends with tlast).
+ *
+ * The range's counts (nic_rd_count: words, beats, last beat) are made from
+ * start_addr and start_len as it starts; with PRECOUNT = 1 the caller
+ * gives them in start_cnt instead, made a clock ahead from registers (so
+ * its choice of range is not in front of the counts' adders).
  */
 
 // Language: Verilog 2001
@@ -34,9 +39,14 @@ module nic_rd_stream #
     // 1: a range may be started while the last one's beats still go out
     // (see above); 0: only once it has left
     parameter QUEUE = 0,
-    // bytes per word, and their log2 (derived: leave them)
+    // 1: the range's counts come in start_cnt; 0: made here (start_cnt
+    // unused)
+    parameter PRECOUNT = 0,
+    // bytes per word, their log2, and nic_rd_count's width (derived: leave
+    // them)
     parameter BB = DATA_W / 8,
-    parameter BS = $clog2(BB)
+    parameter BS = $clog2(BB),
+    parameter CNT_W = 26 + BS
 )
 (
     input  wire                clk,
@@ -47,6 +57,7 @@ module nic_rd_stream #
     output wire                start_ready,
     input  wire [ADDR_W+BS-1:0] start_addr,
     input  wire [15:0]         start_len,
+    input  wire [CNT_W-1:0]    start_cnt,   // PRECOUNT: nic_rd_count's
 
     // the RAM's read port
     output wire                ram_re,
@@ -98,18 +109,16 @@ assign start_ready = QUEUE != 0 ? (words_left == 0 || (words_left == 12'd1 && ra
                      !busy && !m_axis_tvalid && !k_valid;
 
 wire take_start = start_valid && start_ready;
-// words the range touches (none for an empty range), and beats it takes:
-// len = BB q + r starting at byte s of a word touches q words plus one or
-// two for the r bytes, depending on s + r
-wire [BS:0]  s_r = {1'b0, start_addr[BS-1:0]} + {1'b0, start_len[BS-1:0]};
-wire [11:0]  len_words = {{(BS - 4){1'b0}}, start_len[15:BS]};
-wire [11:0]  n_words = start_len == 0 ? 12'd0 : len_words +
-                       (s_r > BBN ? 12'd2 : (s_r != 0 ? 12'd1 : 12'd0));
-wire [11:0]  n_beats = start_len == 0 ? 12'd1 :
-                       len_words + {11'd0, start_len[BS-1:0] != 0};
-wire [BS:0]  s_last_keep = start_len == 0 ? {(BS+1){1'b0}} :
-                           (start_len[BS-1:0] == 0 ? BBN : {1'b0, start_len[BS-1:0]});
-wire         s_extra = start_len != 0 && n_words != n_beats;
+// the words the range touches, the beats it takes, its last beat's bytes
+// and whether that beat takes two words (nic_rd_count)
+wire [CNT_W-1:0] own_cnt;
+nic_rd_count #(.BB(BB)) count (
+    .s(start_addr[BS-1:0]), .len(start_len), .cnt(own_cnt)
+);
+wire [11:0]  n_words, n_beats;
+wire [BS:0]  s_last_keep;
+wire         s_extra;
+assign {n_words, n_beats, s_last_keep, s_extra} = PRECOUNT != 0 ? start_cnt : own_cnt;
 
 // (the queue's four entries: a beat of an unaligned range uses two words,
 // so with three it would wait a clock in three)

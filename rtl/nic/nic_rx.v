@@ -96,6 +96,7 @@ module nic_rx #
 
 `include "nic_beat_fns.vh"
 
+localparam RDC_W = 26 + BS;             // nic_rd_count's counts (nic_rd_stream start_cnt)
 localparam RING_AW = 15 - BS;            // ring words (a beat each): 32 KiB
 localparam [RING_AW:0] RING_WORDS = 1 << RING_AW;
 // words of the header RAM (a frame's first 160 bytes are kept)
@@ -164,10 +165,17 @@ wire        hdr_we = hdr_in && q_cnt != 5'd16;
 wire        push_frame = in_tvalid && in_tlast && !frame_bad && !frame_nobuf;
 
 // (a clock late, and a beat in in_*: with two beats and a frame to spare,
-// 3 + ceil(MAX_FRAME / BB) words, three queue entries)
-always @(posedge clk)
-    s_frame_room <= {{(15 - RING_AW){1'b0}}, used} + {{(2 + BS){1'b0}}, max_frame[13:BS]} +
-                    16'd4 <= {{(15 - RING_AW){1'b0}}, RING_WORDS} && q_cnt < 5'd14;
+// 3 + ceil(MAX_FRAME / BB) words, three queue entries). The words the ring
+// may hold for that, fr_lim, follow MAX_FRAME a clock late (a register
+// written while the NIC is idle), so the check is one subtraction and one
+// compare.
+reg  [15:0] fr_lim = 0;
+always @(posedge clk) begin
+    fr_lim <= {{(15 - RING_AW){1'b0}}, RING_WORDS} - 16'd4 -
+              {{(2 + BS){1'b0}}, max_frame[13:BS]};
+    s_frame_room <= {{(15 - RING_AW){1'b0}}, used} <= fr_lim && !fr_lim[15] &&
+                    q_cnt < 5'd14;
+end
 
 reg         r_we = 1'b0;
 reg  [RING_AW-1:0] r_waddr = 0;
@@ -668,7 +676,7 @@ wire         rx_go = xi_state == XI_GO && ra_ready && rk_ready;
 nic_rd_stream #(.DATA_W(DATA_W), .ADDR_W(RING_AW)) rd_a (
     .clk(clk), .rst(rst),
     .start_valid(rx_go), .start_ready(ra_ready),
-    .start_addr(ra_start), .start_len(ra_len),
+    .start_addr(ra_start), .start_len(ra_len), .start_cnt({RDC_W{1'b0}}),
     .ram_re(a_re), .ram_raddr(a_raddr), .ram_rdata(a_rdata),
     .m_axis_tdata(ra_tdata), .m_axis_tkeep(ra_tkeep), .m_axis_tvalid(ra_tvalid),
     .m_axis_tready(ra_tready), .m_axis_tlast(ra_tlast),
@@ -682,7 +690,7 @@ assign ra_tready = xi_state == XI_RUN && d_s_tready;
 nic_rd_stream #(.DATA_W(DATA_W), .ADDR_W(RING_AW)) rd_k (
     .clk(clk), .rst(rst),
     .start_valid(rx_go), .start_ready(rk_ready),
-    .start_addr(rk_start), .start_len(rk_len),
+    .start_addr(rk_start), .start_len(rk_len), .start_cnt({RDC_W{1'b0}}),
     .ram_re(ak_re), .ram_raddr(ak_raddr), .ram_rdata(ak_rdata),
     .m_axis_tdata(rk_tdata), .m_axis_tkeep(rk_tkeep), .m_axis_tvalid(rk_tvalid),
     .m_axis_tready(xi_state == XI_RUN), .m_axis_tlast(rk_tlast),
@@ -696,6 +704,7 @@ wire         as_rda_valid, as_rdb_valid;
 wire [14:0]  as_rda_addr;
 wire [13+XS_W:0] as_rdb_addr;
 wire [15:0]  as_rda_len, as_rdb_len;
+wire [RDC_W-1:0] as_rda_cnt, as_rdb_cnt;
 wire         as_rda_tready, as_rdb_tready;
 
 wire         rw_ready;
@@ -703,10 +712,10 @@ wire [DATA_W-1:0] rw_tdata;
 wire         rw_tvalid, rw_tlast;
 wire [BS:0]  rw_tlen;
 
-nic_rd_stream #(.DATA_W(DATA_W), .ADDR_W(RING_AW), .QUEUE(1)) rd_w (
+nic_rd_stream #(.DATA_W(DATA_W), .ADDR_W(RING_AW), .QUEUE(1), .PRECOUNT(1)) rd_w (
     .clk(clk), .rst(rst),
     .start_valid(as_rda_valid), .start_ready(rw_ready),
-    .start_addr(as_rda_addr), .start_len(as_rda_len),
+    .start_addr(as_rda_addr), .start_len(as_rda_len), .start_cnt(as_rda_cnt),
     .ram_re(aw_re), .ram_raddr(aw_raddr), .ram_rdata(aw_rdata),
     .m_axis_tdata(rw_tdata),
     /* verilator lint_off PINCONNECTEMPTY */
@@ -721,10 +730,10 @@ wire [DATA_W-1:0] rb_tdata;
 wire         rb_tvalid, rb_tlast;
 wire [BS:0]  rb_tlen;
 
-nic_rd_stream #(.DATA_W(DATA_W), .ADDR_W(BW_W + XS_W), .QUEUE(1)) rd_b (
+nic_rd_stream #(.DATA_W(DATA_W), .ADDR_W(BW_W + XS_W), .QUEUE(1), .PRECOUNT(1)) rd_b (
     .clk(clk), .rst(rst),
     .start_valid(as_rdb_valid), .start_ready(rb_ready),
-    .start_addr(as_rdb_addr), .start_len(as_rdb_len),
+    .start_addr(as_rdb_addr), .start_len(as_rdb_len), .start_cnt(as_rdb_cnt),
     .ram_re(b_re), .ram_raddr(b_raddr), .ram_rdata(b_rdata),
     .m_axis_tdata(rb_tdata),
     /* verilator lint_off PINCONNECTEMPTY */
@@ -1017,7 +1026,7 @@ nic_fold fold_hp (.clk(clk), .acc(hp_acc), .folded(f_hp));
 nic_fold fold_suf (.clk(clk), .acc(x_sum_suf), .folded(f_suf));
 nic_fold fold_range (.clk(clk), .acc(x_sum_range), .folded(f_range));
 reg  [15:0] f_hp_r = 0, range_sw = 0, suf_sw = 0;
-reg  [31:0] l4_acc = 0;
+reg  [31:0] l4_rec = 0, l4_acc = 0;
 wire [15:0] l4_fold;
 nic_fold fold_l4 (.clk(clk), .acc(l4_acc), .folded(l4_fold));
 wire        udp_none = x_sh_proto == 8'd17 && x_ip_ver == 4'd4 && x_in_csum == 16'd0;
@@ -1029,8 +1038,10 @@ always @(posedge clk) begin
         range_sw <= x_sh_off[0] ? {f_range[7:0], f_range[15:8]} : f_range;
         suf_sw <= x_ch_body[0] ^ x_ch_raw[0] ? {f_suf[7:0], f_suf[15:8]} : f_suf;
     end
-    l4_acc <= {9'd0, x_addr_sum} + {24'd0, x_sh_proto} + {16'd0, seg_out_x} +
-              {16'd0, f_hp_r} + {16'd0, range_sw} + {16'd0, suf_sw};
+    // (the record's terms summed apart: they are there from X_DECIDE on,
+    // so l4_acc adds four terms, not six, a clock after X_CHECK)
+    l4_rec <= {9'd0, x_addr_sum} + {24'd0, x_sh_proto} + {16'd0, seg_out_x};
+    l4_acc <= l4_rec + {16'd0, f_hp_r} + {16'd0, range_sw} + {16'd0, suf_sw};
     if (x_state == X_B3) begin
         l4_c <= udp_none ? 16'd0 :
                 (~l4_fold == 16'd0 && x_sh_proto == 8'd17 ? 16'hffff : ~l4_fold);
@@ -1391,20 +1402,28 @@ wire         as_busy, as_go_ready;
 reg  wa_buf = 1'b0;
 // the head was read again for this frame (after it looked too small)
 reg  wa_rechk = 1'b0;
+// the head's buffer against the record's frame, compared a clock before:
+// valid (wa_lt_ok) when the head was there then (the record at wa_slot and
+// the head at d_rp are unchanged until WA is done with them); taking or
+// refusing it waits for that (the compare of two multiplexed 16-bit
+// fields is not then in front of the assembler's start)
+reg  wa_lt = 1'b0, wa_lt_ok = 1'b0;
 wire wa_starved = !rx_en && d_qp == d_rp && d_state == D_IDLE;
 wire wa_toosmall = wa_state == WA_CHK && !w_bad && wa_buf && !d_flush && d_avail != 0 &&
-                   d_buf_len < {2'd0, w_out_len};
+                   wa_lt_ok && wa_lt;
 assign wa_small = wa_toosmall && !wa_rechk;         // read it again
 wire wa_drop = w_bad || !wa_buf || (wa_toosmall && wa_rechk) ||
                (wa_starved && !d_flush);
 assign wa_wait = wa_state == WA_CHK && !w_bad && wa_buf;
 assign d_take = wa_state == WA_CHK && !wa_drop && !wa_toosmall && !d_flush &&
-                d_avail != 0 && as_go_ready && wq_cnt != 3'd4;
+                d_avail != 0 && wa_lt_ok && as_go_ready && wq_cnt != 3'd4;
 wire wa_done = wa_state == WA_CHK && wq_cnt != 3'd4 && (wa_drop || d_take);
 assign wq_push = wa_done;
 assign as_go = d_take;
 
 always @(posedge clk) begin
+    wa_lt <= d_buf_len < {2'd0, w_out_len};
+    wa_lt_ok <= d_avail != 0;
     case (wa_state)
     WA_IDLE: begin
         wa_buf <= rx_en && rxq_prod != wa_didx;
@@ -1475,11 +1494,11 @@ nic_assembler #(.DATA_W(DATA_W), .A_AW(RING_AW + BS), .B_AW(14 + XS_W), .QUEUE(1
     .seg1_start({as_slot, 14'd0}), .seg1_len(as_seg1_len),
     .seg2_start({{(XS_W - 2){1'b0}}, as_seg2_start}), .seg2_len(as_seg2_len),
     .rda_start_valid(as_rda_valid), .rda_start_ready(rw_ready),
-    .rda_start_addr(as_rda_addr), .rda_start_len(as_rda_len),
+    .rda_start_addr(as_rda_addr), .rda_start_len(as_rda_len), .rda_start_cnt(as_rda_cnt),
     .rda_tdata(rw_tdata), .rda_tvalid(rw_tvalid),
     .rda_tready(as_rda_tready), .rda_tlast(rw_tlast), .rda_tlen(rw_tlen),
     .rdb_start_valid(as_rdb_valid), .rdb_start_ready(rb_ready),
-    .rdb_start_addr(as_rdb_addr), .rdb_start_len(as_rdb_len),
+    .rdb_start_addr(as_rdb_addr), .rdb_start_len(as_rdb_len), .rdb_start_cnt(as_rdb_cnt),
     .rdb_tdata(rb_tdata), .rdb_tvalid(rb_tvalid),
     .rdb_tready(as_rdb_tready), .rdb_tlast(rb_tlast), .rdb_tlen(rb_tlen),
     .m_axis_tdata(a_tdata), .m_axis_tkeep(a_tkeep), .m_axis_tvalid(a_tvalid),

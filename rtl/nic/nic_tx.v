@@ -113,6 +113,7 @@ localparam [15:0] NR = 16'd1 << SLOT_W;
 // the rings, in words of a beat: the frame RAM 64 KiB (seven 9018-byte
 // frames, dozens of common ones), the body RAM 32 KiB (three bodies of the
 // largest range)
+localparam RDC_W = 26 + BS;             // nic_rd_count's counts (nic_rd_stream start_cnt)
 localparam FR_AW = 16 - BS;
 localparam BR_AW = 15 - BS;
 // words of the header register (its first 160 bytes are kept)
@@ -680,7 +681,7 @@ wire         c_s_tready;
 nic_rd_stream #(.DATA_W(DATA_W), .ADDR_W(FR_AW)) rd_c (
     .clk(clk), .rst(rst),
     .start_valid(rc_go), .start_ready(rc_ready),
-    .start_addr(rc_start), .start_len(rc_len),
+    .start_addr(rc_start), .start_len(rc_len), .start_cnt({RDC_W{1'b0}}),
     .ram_re(ac_re), .ram_raddr(ac_raddr), .ram_rdata(ac_rdata),
     .m_axis_tdata(rc_tdata), .m_axis_tkeep(rc_tkeep),
     .m_axis_tvalid(rc_tvalid), .m_axis_tready(pi_state == PI_RUN && c_s_tready),
@@ -700,7 +701,7 @@ wire         rk_tvalid, rk_tlast;
 nic_rd_stream #(.DATA_W(DATA_W), .ADDR_W(FR_AW)) rd_k (
     .clk(clk), .rst(rst),
     .start_valid(rk_go), .start_ready(rk_ready),
-    .start_addr(rk_start), .start_len(rk_len),
+    .start_addr(rk_start), .start_len(rk_len), .start_cnt({RDC_W{1'b0}}),
     .ram_re(ak_re), .ram_raddr(ak_raddr), .ram_rdata(ak_rdata),
     .m_axis_tdata(rk_tdata), .m_axis_tkeep(rk_tkeep),
     .m_axis_tvalid(rk_tvalid), .m_axis_tready(pi_state == PI_RUN),
@@ -1289,16 +1290,17 @@ wire         as_rda_valid, as_rdb_valid;
 wire [FR_AW+BS-1:0] as_rda_addr;
 wire [BR_AW+BS-1:0] as_rdb_addr;
 wire [15:0]  as_rda_len, as_rdb_len;
+wire [RDC_W-1:0] as_rda_cnt, as_rdb_cnt;
 wire         as_rda_tready, as_rdb_tready;
 wire         ra_ready, rb_ready;
 wire [DATA_W-1:0] ra_tdata, rb_tdata;
 wire         ra_tvalid, ra_tlast, rb_tvalid, rb_tlast;
 wire [BS:0]  ra_tlen, rb_tlen;
 
-nic_rd_stream #(.DATA_W(DATA_W), .ADDR_W(FR_AW)) rd_s (
+nic_rd_stream #(.DATA_W(DATA_W), .ADDR_W(FR_AW), .PRECOUNT(1)) rd_s (
     .clk(clk), .rst(rst),
     .start_valid(as_rda_valid), .start_ready(ra_ready),
-    .start_addr(as_rda_addr), .start_len(as_rda_len),
+    .start_addr(as_rda_addr), .start_len(as_rda_len), .start_cnt(as_rda_cnt),
     .ram_re(as_re), .ram_raddr(as_raddr), .ram_rdata(as_rdata),
     .m_axis_tdata(ra_tdata),
     /* verilator lint_off PINCONNECTEMPTY */
@@ -1308,10 +1310,10 @@ nic_rd_stream #(.DATA_W(DATA_W), .ADDR_W(FR_AW)) rd_s (
     .m_axis_tlast(ra_tlast), .m_axis_tlen(ra_tlen)
 );
 
-nic_rd_stream #(.DATA_W(DATA_W), .ADDR_W(BR_AW)) rd_b (
+nic_rd_stream #(.DATA_W(DATA_W), .ADDR_W(BR_AW), .PRECOUNT(1)) rd_b (
     .clk(clk), .rst(rst),
     .start_valid(as_rdb_valid), .start_ready(rb_ready),
-    .start_addr(as_rdb_addr), .start_len(as_rdb_len),
+    .start_addr(as_rdb_addr), .start_len(as_rdb_len), .start_cnt(as_rdb_cnt),
     .ram_re(b_re), .ram_raddr(b_raddr), .ram_rdata(b_rdata),
     .m_axis_tdata(rb_tdata),
     /* verilator lint_off PINCONNECTEMPTY */
@@ -1335,11 +1337,11 @@ nic_assembler #(.DATA_W(DATA_W), .A_AW(FR_AW + BS), .B_AW(BR_AW + BS)) asm_tx (
     .seg1_start({1'b0, r_seg1_start}), .seg1_len(r_seg1_len),
     .seg2_start(r_seg2_start), .seg2_len(r_seg2_len),
     .rda_start_valid(as_rda_valid), .rda_start_ready(ra_ready),
-    .rda_start_addr(as_rda_addr), .rda_start_len(as_rda_len),
+    .rda_start_addr(as_rda_addr), .rda_start_len(as_rda_len), .rda_start_cnt(as_rda_cnt),
     .rda_tdata(ra_tdata), .rda_tvalid(ra_tvalid),
     .rda_tready(as_rda_tready), .rda_tlast(ra_tlast), .rda_tlen(ra_tlen),
     .rdb_start_valid(as_rdb_valid), .rdb_start_ready(rb_ready),
-    .rdb_start_addr(as_rdb_addr), .rdb_start_len(as_rdb_len),
+    .rdb_start_addr(as_rdb_addr), .rdb_start_len(as_rdb_len), .rdb_start_cnt(as_rdb_cnt),
     .rdb_tdata(rb_tdata), .rdb_tvalid(rb_tvalid),
     .rdb_tready(as_rdb_tready), .rdb_tlast(rb_tlast), .rdb_tlen(rb_tlen),
     .m_axis_tdata(m_axis_tdata), .m_axis_tkeep(m_axis_tkeep),

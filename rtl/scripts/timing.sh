@@ -95,15 +95,21 @@ ltpf=$B/$tag.ltp
 json=$B/$tag.json
 
 # ABC's LUT mapping (TIMING_ABC): "each" (default), yosys's `abc -lut 6`
-# script with `if -t`: the mapper minimizes every output's depth (their
-# average), not only the longest, whose depth it keeps; without -t, ABC
-# recovers area by letting every other path grow up to the longest, so
-# only the longest path's figure means anything. "yosys", the script
-# unchanged (the figures in docs/rtl.md before 2026-12-05)
+# script with `if -t` and without its last two passes (mfs2, lutpack):
+# the mapper minimizes every output's depth (their average), not only the
+# longest, whose depth it keeps. Without -t, ABC recovers area by letting
+# every other path grow up to the longest, and mfs2 and lutpack, run after
+# if -t, still do (they resynthesize and repack LUTs for area within the
+# longest path's depth: asked for every register over 8, nic_rx's netlist
+# of 2026-12-05 listed six at 9 with them, two without), so only the
+# longest path's figure would mean anything. "each-area": with mfs2 and
+# lutpack (the figures of 2026-12-05's first commits). "yosys": the script
+# unchanged (the figures in docs/rtl.md before 2026-12-05).
 case ${TIMING_ABC:-each} in
-each) abc_cmd='abc -lut 6 -script +strash;&get,-n;&fraig,-x;&put;scorr;dc2;dretime;strash;dch,-f;if,-t;mfs2;lutpack,-S,1' ;;
+each) abc_cmd='abc -lut 6 -script +strash;&get,-n;&fraig,-x;&put;scorr;dc2;dretime;strash;dch,-f;if,-t' ;;
+each-area) abc_cmd='abc -lut 6 -script +strash;&get,-n;&fraig,-x;&put;scorr;dc2;dretime;strash;dch,-f;if,-t;mfs2;lutpack,-S,1' ;;
 yosys) abc_cmd='abc -lut 6' ;;
-*) echo "$0: TIMING_ABC must be each or yosys" >&2; exit 2 ;;
+*) echo "$0: TIMING_ABC must be each, each-area or yosys" >&2; exit 2 ;;
 esac
 
 shopt -s nullglob

@@ -145,6 +145,6 @@ run_tb tb_tag_offsets  "$VEC/offsets.hex" inc_tag_offsets
 run_tb tb_group_pack   "$VEC/pack.hex"    inc_group_pack inc_tag_offsets inc_quant inc_quant_shift inc_quant_round
 run_tb tb_group_unpack "$VEC/pack.hex"    inc_group_unpack inc_tag_offsets inc_dequant inc_dequant_abs inc_dequant_norm
 run_tb tb_csum_acc     -                  nic_csum_acc nic_csa_tree
-run_tb tb_rd_stream    -                  nic_rd_stream nic_ram
+run_tb tb_rd_stream    -                  nic_rd_stream nic_rd_count nic_ram
 
 finish

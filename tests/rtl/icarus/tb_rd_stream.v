@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * tb_rd_stream: nic_rd_stream (a byte range of a nic_ram as a realigned
- * beat stream) at 32- and 64-byte beats, with QUEUE 0 and 1, against the
+ * beat stream) at 32- and 64-byte beats, with QUEUE 0 and 1 (the counts
+ * its own, and given in start_cnt: PRECOUNT 1), against the
  * RAM's bytes: random ranges (empty, inside a word, across words, wrapping
  * at the RAM's end, up to 1000 bytes) at random byte addresses, started at
  * random clocks or as soon as start_ready allows, under random tready.
@@ -24,7 +25,10 @@
 module tb_rd_stream_h #
 (
     parameter DATA_W = 256,
-    parameter QUEUE = 0
+    parameter QUEUE = 0,
+    // 1: the range's counts are given (start_cnt, nic_rd_count's), as the
+    // NIC's queued readers have them
+    parameter PRECOUNT = 0
 )
 (
     input  wire        clk,
@@ -78,10 +82,15 @@ wire              t_valid, t_last;
 reg               t_ready = 1'b0;
 wire [BS:0]       t_len;
 
-nic_rd_stream #(.DATA_W(DATA_W), .ADDR_W(ADDR_W), .QUEUE(QUEUE)) dut (
+wire [26+BS-1:0]   s_cnt;
+
+nic_rd_count #(.BB(BB)) count (.s(s_addr[BS-1:0]), .len(s_len), .cnt(s_cnt));
+
+nic_rd_stream #(.DATA_W(DATA_W), .ADDR_W(ADDR_W), .QUEUE(QUEUE), .PRECOUNT(PRECOUNT)) dut (
     .clk(clk), .rst(rst),
     .start_valid(s_valid), .start_ready(s_ready),
     .start_addr(s_addr), .start_len(s_len),
+    .start_cnt(PRECOUNT != 0 ? s_cnt : {(26 + BS){1'b0}}),
     .ram_re(re), .ram_raddr(raddr), .ram_rdata(rdata),
     .m_axis_tdata(t_data), .m_axis_tkeep(t_keep), .m_axis_tvalid(t_valid),
     .m_axis_tready(t_ready), .m_axis_tlast(t_last), .m_axis_tlen(t_len)
@@ -268,10 +277,10 @@ tb_rd_stream_h #(.DATA_W(256), .QUEUE(0)) h0 (
 tb_rd_stream_h #(.DATA_W(512), .QUEUE(0)) h1 (
     .clk(clk), .run(run[1]), .eager(eager), .n(nr), .seed_in(seed), .done(done[1]),
     .errors(errors[1]), .beats(beats[1]), .gaps(gaps[1]), .trans(trans[1]), .max_gap(max_gap[1]), .overlaps(overlaps[1]));
-tb_rd_stream_h #(.DATA_W(256), .QUEUE(1)) h2 (
+tb_rd_stream_h #(.DATA_W(256), .QUEUE(1), .PRECOUNT(1)) h2 (
     .clk(clk), .run(run[2]), .eager(eager), .n(nr), .seed_in(seed), .done(done[2]),
     .errors(errors[2]), .beats(beats[2]), .gaps(gaps[2]), .trans(trans[2]), .max_gap(max_gap[2]), .overlaps(overlaps[2]));
-tb_rd_stream_h #(.DATA_W(512), .QUEUE(1)) h3 (
+tb_rd_stream_h #(.DATA_W(512), .QUEUE(1), .PRECOUNT(1)) h3 (
     .clk(clk), .run(run[3]), .eager(eager), .n(nr), .seed_in(seed), .done(done[3]),
     .errors(errors[3]), .beats(beats[3]), .gaps(gaps[3]), .trans(trans[3]), .max_gap(max_gap[3]), .overlaps(overlaps[3]));
 
