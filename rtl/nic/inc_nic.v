@@ -157,44 +157,29 @@ wire [15:0]  tx_rd_req_len, rx_rd_req_len;
 wire         tx_rd_ready, rx_rd_ready;
 
 wire         tx_rd_req_ready, rx_rd_req_ready;
+wire         tx_rd_valid, rx_rd_valid;
 wire         rd_pick, rd_req_fire;      // the requester at the port (1: RX); taken
+wire         rd_resp_owner, rd_resp_done; // the answer's engine (1: RX); its end
 wire [1:0]   rd_asking, rd_locked;      // {RX, TX}
-wire         rd_ids_full;
+wire         rd_empty;                  // no read outstanding
 
-// RX first: its descriptor reads and TX's frame reads interleave
-nic_dma_arb #(.RX_FIRST(1), .ADDR_W(64), .LEN_W(16)) rd_arb (
+// the arbiter (RX first: its descriptor reads and TX's frame reads
+// interleave), each answer to its engine in order
+nic_dma_rd #(.ADDR_W(64), .LEN_W(16)) dma_rd (
     .clk(clk), .rst(rst),
-    .flushing(flushing), .hold(rd_ids_full),
+    .flushing(flushing),
     .s_tx_req_valid(tx_rd_req_up), .s_tx_req_ready(tx_rd_req_ready),
     .s_tx_req_addr(tx_rd_req_addr), .s_tx_req_len(tx_rd_req_len),
     .s_rx_req_valid(rx_rd_req_up), .s_rx_req_ready(rx_rd_req_ready),
     .s_rx_req_addr(rx_rd_req_addr), .s_rx_req_len(rx_rd_req_len),
     .m_req_valid(m_dma_rd_req_valid), .m_req_ready(m_dma_rd_req_ready),
     .m_req_addr(m_dma_rd_req_addr), .m_req_len(m_dma_rd_req_len),
-    .pick(rd_pick), .fire(rd_req_fire), .asking(rd_asking), .locked(rd_locked)
+    .s_rd_valid(s_dma_rd_valid), .s_rd_ready(s_dma_rd_ready), .s_rd_last(s_dma_rd_last),
+    .tx_rd_valid(tx_rd_valid), .tx_rd_ready(tx_rd_ready),
+    .rx_rd_valid(rx_rd_valid), .rx_rd_ready(rx_rd_ready),
+    .fire(rd_req_fire), .pick(rd_pick), .resp_owner(rd_resp_owner),
+    .resp_done(rd_resp_done), .asking(rd_asking), .locked(rd_locked), .empty(rd_empty)
 );
-
-// who each outstanding read belongs to
-reg  [15:0] rd_ids = 0;
-reg  [4:0] rd_id_wp = 0, rd_id_rp = 0;
-wire       rd_resp_owner = rd_ids[rd_id_rp[3:0]];
-assign     rd_ids_full = rd_id_wp - rd_id_rp == 5'd16;
-
-assign s_dma_rd_ready = rd_resp_owner ? rx_rd_ready : tx_rd_ready;
-wire   rd_resp_done = s_dma_rd_valid && s_dma_rd_ready && s_dma_rd_last;
-
-always @(posedge clk) begin
-    if (rd_req_fire) begin
-        rd_ids[rd_id_wp[3:0]] <= rd_pick;
-        rd_id_wp <= rd_id_wp + 5'd1;
-    end
-    if (rd_resp_done)
-        rd_id_rp <= rd_id_rp + 5'd1;
-    if (rst) begin
-        rd_id_wp <= 0;
-        rd_id_rp <= 0;
-    end
-end
 
 // ---- DMA write: requests, their data in the same order ---------------------
 
@@ -285,7 +270,7 @@ nic_tx #(.LANES(LANES)) tx (
     .rd_req_valid(tx_rd_req_up), .rd_req_ready(tx_rd_req_ready),
     .rd_req_addr(tx_rd_req_addr), .rd_req_len(tx_rd_req_len),
     .rd_data(s_dma_rd_data), .rd_keep(s_dma_rd_keep), .rd_last(s_dma_rd_last),
-    .rd_valid(s_dma_rd_valid && !rd_resp_owner), .rd_ready(tx_rd_ready),
+    .rd_valid(tx_rd_valid), .rd_ready(tx_rd_ready),
     .wr_req_valid(tx_wr_req_up), .wr_req_ready(tx_wr_req_ready),
     .wr_req_addr(tx_wr_req_addr), .wr_req_len(tx_wr_req_len),
     .wr_data(tx_wr_data), .wr_keep(tx_wr_keep), .wr_last(tx_wr_last),
@@ -394,7 +379,7 @@ nic_rx #(.LANES(LANES)) rx (
     .rd_req_valid(rx_rd_req_up), .rd_req_ready(rx_rd_req_ready),
     .rd_req_addr(rx_rd_req_addr), .rd_req_len(rx_rd_req_len),
     .rd_data(s_dma_rd_data[79:0]),
-    .rd_valid(s_dma_rd_valid && rd_resp_owner), .rd_ready(rx_rd_ready),
+    .rd_valid(rx_rd_valid), .rd_ready(rx_rd_ready),
     .wr_req_valid(rx_wr_req_up), .wr_req_ready(rx_wr_req_ready),
     .wr_req_addr(rx_wr_req_addr), .wr_req_len(rx_wr_req_len),
     .wr_data(rx_wr_data), .wr_keep(rx_wr_keep), .wr_last(rx_wr_last),
@@ -443,7 +428,7 @@ nic_irq #(.CLK_MHZ(CLK_MHZ)) irq_rx (
 assign idle = tx_idle && rx_idle && fq_empty && !fq_in_frame && lb == loopback &&
               !rx_cut_drop &&
               irq_busy == 2'b00 && !m_irq_valid &&
-              rd_locked == 2'b00 && rd_id_wp == rd_id_rp && wr_locked == 2'b00 && flushing == 2'b00 &&
+              rd_locked == 2'b00 && rd_empty && wr_locked == 2'b00 && flushing == 2'b00 &&
               wr_empty && !s_axil_bvalid && !s_axil_rvalid;
 
 endmodule

@@ -9,7 +9,7 @@
 # usage: rtl/scripts/formal.sh TOP LANES DEPTH [bmc|prove|selftest]
 #
 #   TOP    inc_compressor, inc_decompressor, inc_axis_packer, nic_csr,
-#          nic_frame_fifo, nic_dma_arb or nic_dma_wr
+#          nic_frame_fifo, nic_dma_arb, nic_dma_rd or nic_dma_wr
 #          (any TOP with a harness rtl/formal/fv_TOP.v)
 #   LANES  8 or 16: the harness's LANES parameter; "-" for a harness
 #          without one (nic_csr)
@@ -236,6 +236,7 @@ if [ "$MODE" = selftest ]; then
 			want=chk_m.a_valid_held
 			[ "$TOP" != nic_csr ] || want=chk.chk_r.a_valid_held
 			[ "$TOP" != nic_dma_arb ] || want=rd.chk_m.a_valid_held
+			[ "$TOP" != nic_dma_rd ] || want=chk_tx.a_valid_held
 			desc="broken harness (tvalid dropped while stalled) fails" ;;
 		FV_COVER) want=c_reach desc="c_reach (a stalled output beat, two output packets) is reachable" ;;
 		esac
