@@ -191,13 +191,19 @@ axis_props #(
     .xfer(xfer)
 );
 
-// the last clock: each requester's request waited; the port's; a fire
-reg tx_stalled = 1'b0, rx_stalled = 1'b0, m_stalled = 1'b0, m_pick = 1'b0;
-reg fired = 1'b0, hold_q = 1'b0, rst_q = 1'b0;
+// the requesters' channels: reset, held, stable (fv_dma_req); a request
+// may go when its queue is flushing and it is not the lock's
+fv_dma_req #(.N(2), .ADDR_W(ADDR_W), .LEN_W(LEN_W)) reqs (
+    .clk(clk), .rst(rst), .f_past_valid(f_past_valid),
+    .valid({rx_valid, tx_valid}), .ready({rx_ready, tx_ready}),
+    .addr({rx_addr, tx_addr}), .len({rx_len, tx_len}),
+    .excused(flushing & ~locked)
+);
+
+// the last clock: the port's request waited; a fire
+reg m_stalled = 1'b0, m_pick = 1'b0;
+reg fired = 1'b0, hold_q = 1'b0;
 always @(posedge clk) begin
-    rst_q <= rst;
-    tx_stalled <= tx_valid && !tx_ready && !rst;
-    rx_stalled <= rx_valid && !rx_ready && !rst;
     m_stalled <= m_valid && !m_ready && !rst;
     m_pick <= pick;
     fired <= fire && !rst;
@@ -207,33 +213,9 @@ end
 `ifdef FORMAL
 
 always @(*) begin
-    // the engines are reset with the arbiter: nothing asked after a reset
-    // cycle
-    if (f_past_valid && rst_q) begin
-        m_tx_reset: assume(!tx_valid);
-        m_rx_reset: assume(!rx_valid);
-    end
-    if (f_past_valid && !rst) begin
-        // a request offered stays until taken, unless its engine is reset
-        // by a flush (its queue flushing, its request not the lock's)
-        if (tx_stalled && !(flushing[0] && !locked[0]))
-            m_tx_held: assume(tx_valid);
-        if (rx_stalled && !(flushing[1] && !locked[1]))
-            m_rx_held: assume(rx_valid);
-        // inc_nic's owners FIFO fills only as a request is taken
-        if (hold && !hold_q)
-            m_hold_rise: assume(fired);
-    end
-end
-
-always @(posedge clk) begin
-    if (f_past_valid && !rst) begin
-        // a request that stays keeps its address and length
-        if (tx_stalled && tx_valid)
-            m_tx_stable: assume($stable(tx_addr) && $stable(tx_len));
-        if (rx_stalled && rx_valid)
-            m_rx_stable: assume($stable(rx_addr) && $stable(rx_len));
-    end
+    // inc_nic's owners FIFO fills only as a request is taken
+    if (f_past_valid && !rst && hold && !hold_q)
+        m_hold_rise: assume(fired);
 end
 
 always @(posedge clk) begin

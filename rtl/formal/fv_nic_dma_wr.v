@@ -162,38 +162,21 @@ always @(posedge clk) begin
     end
 end
 
-// the last clock: each requester's request waited
-reg tx_stalled = 1'b0, rx_stalled = 1'b0, rst_q = 1'b0;
-always @(posedge clk) begin
-    rst_q <= rst;
-    tx_stalled <= tx_req_valid && !tx_req_ready && !rst;
-    rx_stalled <= rx_req_valid && !rx_req_ready && !rst;
-end
+// the engines' request channels: reset, held, stable (fv_dma_req)
+fv_dma_req #(.N(2), .ADDR_W(ADDR_W), .LEN_W(LEN_W)) reqs (
+    .clk(clk), .rst(rst), .f_past_valid(f_past_valid),
+    .valid({rx_req_valid, tx_req_valid}), .ready({rx_req_ready, tx_req_ready}),
+    .addr({rx_req_addr, tx_req_addr}), .len({rx_req_len, tx_req_len}),
+    .excused(flushing & ~locked)
+);
 
 `ifdef FORMAL
 
 always @(*) begin
-    if (f_past_valid && rst_q) begin
-        m_tx_reset: assume(!tx_req_valid);
-        m_rx_reset: assume(!rx_req_valid);
-    end
     if (f_past_valid && !rst) begin
-        if (tx_stalled && !(flushing[0] && !locked[0]))
-            m_tx_held: assume(tx_req_valid);
-        if (rx_stalled && !(flushing[1] && !locked[1]))
-            m_rx_held: assume(rx_req_valid);
         // a done only for a write whose data has gone
         if (s_done)
             m_done: assume(d != e);
-    end
-end
-
-always @(posedge clk) begin
-    if (f_past_valid && !rst) begin
-        if (tx_stalled && tx_req_valid)
-            m_tx_stable: assume($stable(tx_req_addr) && $stable(tx_req_len));
-        if (rx_stalled && rx_req_valid)
-            m_rx_stable: assume($stable(rx_req_addr) && $stable(rx_req_len));
     end
 end
 
