@@ -207,6 +207,8 @@ suite inccl-asan/incbench   env BUILD="$BUILD" INCBENCH="$A/bin/incbench" tests/
 # RTL engines (issue: RTL engines)
 suite rtl/lint            rtl/scripts/lint.sh "$BUILD/rtl-lint"
 suite rtl/elab-selftest   tests/rtl/test-synth-elab.sh
+# the RTL's register map, made from the C header (rtl/scripts/gen-regs-vh.py)
+suite rtl/regs-vh         tests/rtl/test-regs-vh.sh
 suite rtl/engines         "$BUILD/tests/test_engines"
 suite rtl/inc-rtl-codec   env BUILD="$BUILD" tests/rtl/test_rtl_codec.sh
 # NIC: system test (Verilator model of inc_nic); its yosys check is in the background

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * The NIC's register map and descriptor formats (docs/regmap.md): the one
- * C definition the driver, the simulator and the tests include. A change
- * to rtl/nic/nic_csr.v changes docs/regmap.md and this file together.
+ * C definition the driver, the simulator and the tests include, and the
+ * source of the RTL's (rtl/nic/inc_nic_regs.vh, made from this file by
+ * rtl/scripts/gen-regs-vh.py; make check compares them). A change here
+ * changes docs/regmap.md and the RTL together.
  *
  * Plain integer constants only, so that both the kernel and C11 userspace
  * can include it.
@@ -66,6 +68,7 @@
 #define INC_STATUS_RX_IDLE	(1u << 2)
 
 #define INC_MIN_FRAME		60	/* MAX_FRAME's lower limit */
+#define INC_MAX_FRAME_DEFAULT	1518	/* MAX_FRAME after reset */
 
 /* ---- 0x0200 TX queue, 0x0300 RX queue ---- */
 #define INC_TXQ			0x200
@@ -154,7 +157,8 @@
 #define INC_DESC_DONE		(1u << 31)	/* status, both rings */
 #define INC_TXS_COMPRESSED	(1u << 30)
 #define INC_TXS_ERROR		(1u << 29)
-#define INC_TXS_OUTCOME(s)	(((s) >> 16) & 0xff)
+#define INC_TXS_OUTCOME_SHIFT	16		/* status[23:16]: the outcome */
+#define INC_TXS_OUTCOME(s)	(((s) >> INC_TXS_OUTCOME_SHIFT) & 0xff)
 #define INC_TXS_BYTES(s)	((s) & 0xffff)
 #define INC_RXS_RESTORED	(1u << 30)
 

@@ -117,13 +117,22 @@ wire        tx_idle, rx_idle;
 wire [1:0]  flush_req;
 reg  [1:0]  flushing = 2'b00;   // a queue's flush in progress (0 TX, 1 RX)
 reg  [1:0]  flush_rst = 2'b00;  // its engine is reset now
-wire [127:0] tx_stat;
-wire [159:0] rx_stat;
+// the counters' indices (docs/regmap.md)
+`include "inc_nic_regs.vh"
+
+// their increments: TX's counters, then RX's (from INC_ST_RX_FRAMES); RX's
+// MAC drops with the frames cut at a loopback switch
+localparam NTX = INC_ST_RX_FRAMES;
+localparam NRX = INC_ST_N - INC_ST_RX_FRAMES;
+wire [16*NTX-1:0] tx_stat;
+wire [16*NRX-1:0] rx_stat;
+reg  [16*INC_ST_N-1:0] stat_inc;   // (made below, with rx_cut_drop)
 
 nic_csr #(
     .BUILD_ID(BUILD_ID),
     .MAC_ADDR(MAC_ADDR),
-    .LANES(LANES)
+    .LANES(LANES),
+    .N_STATS(INC_ST_N)
 ) csr (
     .clk(clk), .rst(rst),
     .s_axil_awaddr(s_axil_awaddr), .s_axil_awvalid(s_axil_awvalid),
@@ -145,8 +154,7 @@ nic_csr #(
     .irq_enable(irq_enable), .coal_tx(coal_tx), .coal_rx(coal_rx),
     .irq_fired(irq_fired),
     .link_up(link_up), .link_speed(link_speed), .tx_idle(tx_idle), .rx_idle(rx_idle),
-    .stat_inc({rx_stat[159:128], rx_stat[127:112] + {15'd0, rx_cut_drop},
-               rx_stat[111:0], tx_stat})
+    .stat_inc(stat_inc)
 );
 
 // ---- DMA read: two requesters, responses in order -------------------------
@@ -332,6 +340,13 @@ always @(posedge clk) begin
         mac_rx_in_frame <= !s_axis_rx_tlast;
 end
 
+// the counters' increments (rx_cut_drop: a frame cut at a loopback switch)
+always @* begin
+    stat_inc = {rx_stat, tx_stat};
+    stat_inc[16*INC_ST_RX_DROP_MAC +: 16] =
+        rx_stat[16*(INC_ST_RX_DROP_MAC - INC_ST_RX_FRAMES) +: 16] + {15'd0, rx_cut_drop};
+end
+
 always @(posedge clk) begin
     if (fq_tvalid && fq_tready)
         fq_in_frame <= !fq_tlast;
@@ -378,7 +393,7 @@ nic_rx #(.LANES(LANES)) rx (
     .s_axis_tuser(rx_in_user), .s_frame_room(rx_room),
     .rd_req_valid(rx_rd_req_up), .rd_req_ready(rx_rd_req_ready),
     .rd_req_addr(rx_rd_req_addr), .rd_req_len(rx_rd_req_len),
-    .rd_data(s_dma_rd_data[79:0]),
+    .rd_data(s_dma_rd_data[8*INC_RXD_LEN-1:0]),   // (addr, buf_len)
     .rd_valid(rx_rd_valid), .rd_ready(rx_rd_ready),
     .wr_req_valid(rx_wr_req_up), .wr_req_ready(rx_wr_req_ready),
     .wr_req_addr(rx_wr_req_addr), .wr_req_len(rx_wr_req_len),

@@ -56,7 +56,7 @@ module nic_csr #
     output reg                   tx_en = 1'b0,
     output reg                   rx_en = 1'b0,
     output reg                   loopback = 1'b0,
-    output reg  [13:0]           max_frame = 14'd1518,
+    output reg  [13:0]           max_frame = 14'd1518,   // INC_MAX_FRAME_DEFAULT
 
     output reg  [63:0]           txq_base = 0,
     output reg  [3:0]            txq_size = 4'd4,
@@ -87,8 +87,15 @@ module nic_csr #
     input  wire [N_STATS*16-1:0] stat_inc       // per counter, added each clock
 );
 
-localparam [31:0] MAGIC = 32'h31434e49;    // "INC1"
-localparam [31:0] FEATURES = 32'h00000fff;   // (bit 11: QFLUSH, v1.2)
+// the offsets, bits and limits of docs/regmap.md (include/hw/inc_nic_regs.h)
+`include "inc_nic_regs.vh"
+
+// what this NIC does (QFLUSH since v1.2, LINK_SPEED since v1.1)
+localparam [31:0] FEATURES = INC_FEAT_TX_COMP | INC_FEAT_RX_DECOMP | INC_FEAT_MODE_PAPER |
+                             INC_FEAT_MODE_SPARSE | INC_FEAT_IPV6 | INC_FEAT_VLAN |
+                             INC_FEAT_LOOPBACK | INC_FEAT_IRQ_COAL | INC_FEAT_JUMBO |
+                             INC_FEAT_STATS64 | INC_FEAT_LINK_SPEED | INC_FEAT_QFLUSH;
+localparam [31:0] A_TXQ = INC_TXQ, A_RXQ = INC_RXQ;
 localparam [15:0] MAX_HW = MAX_FRAME_HW;
 localparam [7:0]  LANES8 = LANES[7:0];
 localparam [31:0] CONFIG = {MAX_HW, 8'd1, LANES8};
@@ -118,34 +125,53 @@ endfunction
 
 reg [31:0] scratch = 0;
 
+// the control and status words as read
+reg [31:0] ctrl_word, status_word;
+always @* begin
+    ctrl_word = 0;
+    ctrl_word[INC_CTRL_TX_EN_BIT] = tx_en;
+    ctrl_word[INC_CTRL_RX_EN_BIT] = rx_en;
+    ctrl_word[INC_CTRL_LOOPBACK_BIT] = loopback;
+    status_word = 0;
+    status_word[INC_STATUS_LINK_BIT] = link_up;
+    status_word[INC_STATUS_TX_IDLE_BIT] = tx_idle;
+    status_word[INC_STATUS_RX_IDLE_BIT] = rx_idle;
+end
+
+// addresses as 32 bits, the width of inc_nic_regs.vh's offsets
+wire [31:0] wa = {16'd0, s_axil_awaddr};
+
 reg [31:0] cur;     // the register at the write address, for byte strobes
 always @* begin
-    case (s_axil_awaddr)
-    16'h0010: cur = scratch;
-    16'h0100: cur = {29'd0, loopback, rx_en, tx_en};
-    16'h0108: cur = mac[31:0];
-    16'h010c: cur = {16'd0, mac[47:32]};
-    16'h0110: cur = {18'd0, max_frame};
-    16'h0200: cur = txq_base[31:0];
-    16'h0204: cur = txq_base[63:32];
-    16'h0208: cur = {28'd0, txq_size};
-    16'h020c: cur = {16'd0, txq_prod};
-    16'h0300: cur = rxq_base[31:0];
-    16'h0304: cur = rxq_base[63:32];
-    16'h0308: cur = {28'd0, rxq_size};
-    16'h030c: cur = {16'd0, rxq_prod};
-    16'h0404: cur = {30'd0, irq_enable};
-    16'h0408: cur = coal_tx;
-    16'h040c: cur = coal_rx;
-    default:  cur = 0;
+    case (wa)
+    INC_SCRATCH:             cur = scratch;
+    INC_CTRL:                cur = ctrl_word;
+    INC_MAC_LO:              cur = mac[31:0];
+    INC_MAC_HI:              cur = {16'd0, mac[47:32]};
+    INC_MAX_FRAME:           cur = {18'd0, max_frame};
+    A_TXQ + INC_Q_BASE_LO:   cur = txq_base[31:0];
+    A_TXQ + INC_Q_BASE_HI:   cur = txq_base[63:32];
+    A_TXQ + INC_Q_SIZE:      cur = {28'd0, txq_size};
+    A_TXQ + INC_Q_PROD:      cur = {16'd0, txq_prod};
+    A_RXQ + INC_Q_BASE_LO:   cur = rxq_base[31:0];
+    A_RXQ + INC_Q_BASE_HI:   cur = rxq_base[63:32];
+    A_RXQ + INC_Q_SIZE:      cur = {28'd0, rxq_size};
+    A_RXQ + INC_Q_PROD:      cur = {16'd0, rxq_prod};
+    INC_IRQ_ENABLE:          cur = {30'd0, irq_enable};
+    INC_IRQ_COAL_TX:         cur = coal_tx;
+    INC_IRQ_COAL_RX:         cur = coal_rx;
+    default:                 cur = 0;
     endcase
 end
 wire [31:0] wv = merge(cur, s_axil_wdata, s_axil_wstrb);
-wire [13:0] mf_clamped = wv[13:0] < 14'd60 ? 14'd60 :
+localparam [13:0] MF_MIN = INC_MIN_FRAME[13:0];
+localparam [3:0]  SZ_MIN = INC_Q_LOG2_MIN[3:0], SZ_MAX = INC_Q_LOG2_MAX[3:0];
+wire [13:0] mf_clamped = wv[13:0] < MF_MIN ? MF_MIN :
                          (wv[31:14] != 0 || wv[13:0] > MAX_HW[13:0] ? MAX_HW[13:0] : wv[13:0]);
-wire [3:0]  sz_clamped = wv[3:0] < 4'd4 ? 4'd4 : (wv[3:0] > 4'd12 ? 4'd12 : wv[3:0]);
+wire [3:0]  sz_clamped = wv[3:0] < SZ_MIN ? SZ_MIN : (wv[3:0] > SZ_MAX ? SZ_MAX : wv[3:0]);
 // (write 1 to start: the bits written 1, with byte 0's strobe)
-assign flush_req = wr && s_axil_awaddr == 16'h0118 && s_axil_wstrb[0] ? s_axil_wdata[1:0] : 2'b00;
+assign flush_req = wr && wa == INC_QFLUSH && s_axil_wstrb[0] ?
+                   {s_axil_wdata[INC_QFLUSH_RX_BIT], s_axil_wdata[INC_QFLUSH_TX_BIT]} : 2'b00;
 
 integer si;
 always @(posedge clk) begin
@@ -156,24 +182,28 @@ always @(posedge clk) begin
     irq_enable <= irq_enable & ~irq_fired;
     if (wr) begin
         s_axil_bvalid <= 1'b1;
-        case (s_axil_awaddr)
-        16'h0010: scratch <= wv;
-        16'h0100: {loopback, rx_en, tx_en} <= wv[2:0];
-        16'h0108: mac[31:0] <= wv;
-        16'h010c: mac[47:32] <= wv[15:0];
-        16'h0110: max_frame <= mf_clamped;
-        16'h0200: txq_base[31:0] <= wv;
-        16'h0204: txq_base[63:32] <= wv;
-        16'h0208: txq_size <= sz_clamped;
-        16'h020c: txq_prod <= wv[15:0];
-        16'h0300: rxq_base[31:0] <= wv;
-        16'h0304: rxq_base[63:32] <= wv;
-        16'h0308: rxq_size <= sz_clamped;
-        16'h030c: rxq_prod <= wv[15:0];
-        16'h0400: irq_status <= (irq_status | irq_fired) & ~wv[1:0];
-        16'h0404: irq_enable <= wv[1:0];
-        16'h0408: coal_tx <= wv;
-        16'h040c: coal_rx <= wv;
+        case (wa)
+        INC_SCRATCH:            scratch <= wv;
+        INC_CTRL: begin
+            tx_en <= wv[INC_CTRL_TX_EN_BIT];
+            rx_en <= wv[INC_CTRL_RX_EN_BIT];
+            loopback <= wv[INC_CTRL_LOOPBACK_BIT];
+        end
+        INC_MAC_LO:             mac[31:0] <= wv;
+        INC_MAC_HI:             mac[47:32] <= wv[15:0];
+        INC_MAX_FRAME:          max_frame <= mf_clamped;
+        A_TXQ + INC_Q_BASE_LO:  txq_base[31:0] <= wv;
+        A_TXQ + INC_Q_BASE_HI:  txq_base[63:32] <= wv;
+        A_TXQ + INC_Q_SIZE:     txq_size <= sz_clamped;
+        A_TXQ + INC_Q_PROD:     txq_prod <= wv[15:0];
+        A_RXQ + INC_Q_BASE_LO:  rxq_base[31:0] <= wv;
+        A_RXQ + INC_Q_BASE_HI:  rxq_base[63:32] <= wv;
+        A_RXQ + INC_Q_SIZE:     rxq_size <= sz_clamped;
+        A_RXQ + INC_Q_PROD:     rxq_prod <= wv[15:0];
+        INC_IRQ_STATUS:         irq_status <= (irq_status | irq_fired) & ~wv[1:0];
+        INC_IRQ_ENABLE:         irq_enable <= wv[1:0];
+        INC_IRQ_COAL_TX:        coal_tx <= wv;
+        INC_IRQ_COAL_RX:        coal_rx <= wv;
         default: ;
         endcase
     end
@@ -191,7 +221,7 @@ always @(posedge clk) begin
         rx_en <= 1'b0;
         loopback <= 1'b0;
         mac <= MAC_ADDR;
-        max_frame <= 14'd1518;
+        max_frame <= INC_MAX_FRAME_DEFAULT[13:0];
         txq_base <= 0;
         txq_size <= 4'd4;
         txq_prod <= 0;
@@ -212,9 +242,9 @@ end
 assign s_axil_arready = !s_axil_rvalid;
 assign s_axil_rresp = 2'b00;
 wire rd = s_axil_arvalid && s_axil_arready;
-wire [15:0] ra = s_axil_araddr;
-wire [4:0]  stat_idx = ra[7:3];                 // (ra - 0x1000) / 8
-wire        is_stat = ra >= 16'h1000 && ra < 16'h1000 + 8 * N_STATS;
+wire [31:0] ra = {16'd0, s_axil_araddr};
+wire [4:0]  stat_idx = ra[7:3];                 // (ra - INC_STATS) / 8
+wire        is_stat = ra >= INC_STATS && ra < INC_STATS + 8 * N_STATS;
 
 always @(posedge clk) begin
     if (s_axil_rvalid && s_axil_rready)
@@ -230,33 +260,33 @@ always @(posedge clk) begin
             end
         end else begin
             case (ra)
-            16'h0000: s_axil_rdata <= MAGIC;
-            16'h0004: s_axil_rdata <= VERSION;
-            16'h0008: s_axil_rdata <= FEATURES;
-            16'h000c: s_axil_rdata <= CONFIG;
-            16'h0010: s_axil_rdata <= scratch;
-            16'h0014: s_axil_rdata <= BUILD_ID;
-            16'h0100: s_axil_rdata <= {29'd0, loopback, rx_en, tx_en};
-            16'h0104: s_axil_rdata <= {29'd0, rx_idle, tx_idle, link_up};
-            16'h0108: s_axil_rdata <= mac[31:0];
-            16'h010c: s_axil_rdata <= {16'd0, mac[47:32]};
-            16'h0110: s_axil_rdata <= {18'd0, max_frame};
-            16'h0114: s_axil_rdata <= link_speed;
-            16'h0118: s_axil_rdata <= {30'd0, flushing};
-            16'h0200: s_axil_rdata <= txq_base[31:0];
-            16'h0204: s_axil_rdata <= txq_base[63:32];
-            16'h0208: s_axil_rdata <= {28'd0, txq_size};
-            16'h020c: s_axil_rdata <= {16'd0, txq_prod};
-            16'h0210: s_axil_rdata <= {16'd0, txq_cons};
-            16'h0300: s_axil_rdata <= rxq_base[31:0];
-            16'h0304: s_axil_rdata <= rxq_base[63:32];
-            16'h0308: s_axil_rdata <= {28'd0, rxq_size};
-            16'h030c: s_axil_rdata <= {16'd0, rxq_prod};
-            16'h0310: s_axil_rdata <= {16'd0, rxq_cons};
-            16'h0400: s_axil_rdata <= {30'd0, irq_status};
-            16'h0404: s_axil_rdata <= {30'd0, irq_enable};
-            16'h0408: s_axil_rdata <= coal_tx;
-            16'h040c: s_axil_rdata <= coal_rx;
+            INC_MAGIC:              s_axil_rdata <= INC_MAGIC_VALUE;
+            INC_VERSION:            s_axil_rdata <= VERSION;
+            INC_FEATURES:           s_axil_rdata <= FEATURES;
+            INC_CONFIG:             s_axil_rdata <= CONFIG;
+            INC_SCRATCH:            s_axil_rdata <= scratch;
+            INC_BUILD:              s_axil_rdata <= BUILD_ID;
+            INC_CTRL:               s_axil_rdata <= ctrl_word;
+            INC_STATUS:             s_axil_rdata <= status_word;
+            INC_MAC_LO:             s_axil_rdata <= mac[31:0];
+            INC_MAC_HI:             s_axil_rdata <= {16'd0, mac[47:32]};
+            INC_MAX_FRAME:          s_axil_rdata <= {18'd0, max_frame};
+            INC_LINK_SPEED:         s_axil_rdata <= link_speed;
+            INC_QFLUSH:             s_axil_rdata <= {30'd0, flushing};
+            A_TXQ + INC_Q_BASE_LO:  s_axil_rdata <= txq_base[31:0];
+            A_TXQ + INC_Q_BASE_HI:  s_axil_rdata <= txq_base[63:32];
+            A_TXQ + INC_Q_SIZE:     s_axil_rdata <= {28'd0, txq_size};
+            A_TXQ + INC_Q_PROD:     s_axil_rdata <= {16'd0, txq_prod};
+            A_TXQ + INC_Q_CONS:     s_axil_rdata <= {16'd0, txq_cons};
+            A_RXQ + INC_Q_BASE_LO:  s_axil_rdata <= rxq_base[31:0];
+            A_RXQ + INC_Q_BASE_HI:  s_axil_rdata <= rxq_base[63:32];
+            A_RXQ + INC_Q_SIZE:     s_axil_rdata <= {28'd0, rxq_size};
+            A_RXQ + INC_Q_PROD:     s_axil_rdata <= {16'd0, rxq_prod};
+            A_RXQ + INC_Q_CONS:     s_axil_rdata <= {16'd0, rxq_cons};
+            INC_IRQ_STATUS:         s_axil_rdata <= {30'd0, irq_status};
+            INC_IRQ_ENABLE:         s_axil_rdata <= {30'd0, irq_enable};
+            INC_IRQ_COAL_TX:        s_axil_rdata <= coal_tx;
+            INC_IRQ_COAL_RX:        s_axil_rdata <= coal_rx;
             default:  s_axil_rdata <= 0;
             endcase
         end

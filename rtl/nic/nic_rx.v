@@ -95,6 +95,9 @@ module nic_rx #
 );
 
 `include "nic_beat_fns.vh"
+`include "nic_hdr_fns.vh"
+// the descriptor layout, status bits and counter indices of docs/regmap.md
+`include "inc_nic_regs.vh"
 
 localparam RDC_W = 26 + BS;             // nic_rd_count's counts (nic_rd_stream start_cnt)
 localparam RING_AW = 15 - BS;            // ring words (a beat each): 32 KiB
@@ -1055,32 +1058,22 @@ wire [1279:0] hb_next;
 // (the IP header patched back: length, protocol; IPv4 checksum 0 for now),
 // then the carried L4 header, which is the frame's bytes 16 places on,
 // with its new checksum
+wire [1279:0] ip_patched;
+
+nic_ip_patch ipp (
+    .hdr(x_hreg), .l3_off(x_l3_off), .ip_ver(x_ip_ver), .ip4_total(ip_total_x),
+    .ip6_plen(plen6_x), .proto(x_sh_proto), .patched(ip_patched)
+);
+
 genvar j;
 generate
     for (j = 0; j < 160; j = j + 1) begin : hbyte
         wire [7:0] jj = j;
-        wire [7:0] rel = jj - x_l3_off;
         wire [7:0] l4_i = jj - x_l4_off;
         reg  [7:0] v;
         always @* begin
             if (jj < x_l4_off) begin
-                v = x_hreg[8*j +: 8];
-                if (x_ip_ver == 4'd4) begin
-                    case (rel)
-                    8'd2: v = ip_total_x[15:8];
-                    8'd3: v = ip_total_x[7:0];
-                    8'd9: v = x_sh_proto;
-                    8'd10, 8'd11: v = 8'd0;
-                    default: ;
-                    endcase
-                end else begin
-                    case (rel)
-                    8'd4: v = plen6_x[15:8];
-                    8'd5: v = plen6_x[7:0];
-                    8'd6: v = x_sh_proto;
-                    default: ;
-                    endcase
-                end
+                v = ip_patched[8*j +: 8];
             end else if (jj < l4_hdr_end) begin
                 v = j + 16 < 160 ? x_hreg[8*(j+16 < 160 ? j+16 : 0) +: 8] : 8'd0;
                 if (l4_i == out_csum_rel)
@@ -1101,11 +1094,8 @@ endgenerate
 // with the L4 checksum, and writes the IPv4 checksum into it
 reg  [1279:0] hb = 0;
 reg  [7:0]    hb_len = 0;
-wire [22:0]   ip4n_sum;
-nic_hsum hs_ip4n (.clk(clk), .hdr(hb), .lo(x_l3_off), .hi(x_ip4_hi), .sum(ip4n_sum));
-wire [15:0]   ip4n_fold;
-nic_fold fold_ip4n (.clk(clk), .acc({9'd0, ip4n_sum}), .folded(ip4n_fold));
-wire [15:0]   ip4n_c = ~ip4n_fold;
+wire [15:0]   ip4n_c;
+nic_ip4_csum ip4n (.clk(clk), .hdr(hb), .lo(x_l3_off), .hi(x_ip4_hi), .csum(ip4n_c));
 
 // ---- X's records, for W ------------------------------------------------------
 
@@ -1202,15 +1192,7 @@ always @(posedge clk) begin
     X_B3: x_state <= X_BUILD;   // (the L4 checksum: l4_c)
     X_BUILD: begin
         restore <= 1'b1;
-        hb <= hb_next;
-        if (x_ip_ver == 4'd4) begin
-            // (the IP header starts at byte 14, 18 or 22)
-            case (x_l3_off)
-            8'd14: hb[8*24 +: 16] <= {ip4n_c[7:0], ip4n_c[15:8]};
-            8'd18: hb[8*28 +: 16] <= {ip4n_c[7:0], ip4n_c[15:8]};
-            default: hb[8*32 +: 16] <= {ip4n_c[7:0], ip4n_c[15:8]};
-            endcase
-        end
+        hb <= x_ip_ver == 4'd4 ? ip4_csum_put(hb_next, x_l3_off, ip4n_c) : hb_next;
         hb_len <= l4_hdr_end;
         out_len <= x_new_end;
         x_state <= X_REC;
@@ -1310,7 +1292,7 @@ wire [15:0] d_buf_len = df_len[d_rp[ND_W-1:0]];
 
 assign rd_req_valid = d_state == D_REQ;
 assign rd_req_addr = {d_req_slot, 4'd0};
-assign rd_req_len = 16'd16;
+assign rd_req_len = INC_RXD_BYTES[15:0];
 assign rd_ready = 1'b1;             // (room taken with the request)
 
 always @(posedge clk) begin
@@ -1336,8 +1318,8 @@ always @(posedge clk) begin
     default: d_state <= D_IDLE;
     endcase
     if (rd_valid) begin
-        df_buf[d_wp[ND_W-1:0]] <= rd_data[63:0];
-        df_len[d_wp[ND_W-1:0]] <= rd_data[79:64];
+        df_buf[d_wp[ND_W-1:0]] <= rd_data[8*INC_RXD_ADDR +: 64];
+        df_len[d_wp[ND_W-1:0]] <= rd_data[8*INC_RXD_BUF_LEN +: 16];
         d_wp <= d_wp + 1'b1;
     end
     if (d_take) begin
@@ -1559,8 +1541,12 @@ wire         wr_skip = wr_have && rq_kind != Q_DELIVER;
 // waiting behind RX's frames)
 assign wr_req_valid = wr_have && rq_kind == Q_DELIVER &&
                       (wr_desc || wr_off == 3'd0 || (wr_off == 3'd1 && wb_state == WB_DDATA));
-assign wr_req_addr = wr_desc ? {rq_slot, 4'd8} : rq_buf;
-assign wr_req_len = wr_desc ? 16'd8 : {2'd0, rq_out_len};
+// the descriptor's write-back: bytes WB0 to its end (buf_len as read, len,
+// status)
+localparam [31:0] WB0 = INC_RXD_BUF_LEN;
+localparam [31:0] WB_BYTES = INC_RXD_BYTES - WB0;
+assign wr_req_addr = wr_desc ? {rq_slot, WB0[3:0]} : rq_buf;
+assign wr_req_len = wr_desc ? WB_BYTES[15:0] : {2'd0, rq_out_len};
 wire         wr_fire = wr_req_valid && wr_req_ready;
 wire         wr_pass = wr_skip || (wr_fire && wr_desc);   // WR leaves an entry
 
@@ -1579,9 +1565,16 @@ wire [15:0]  c_body, c_raw;
 assign {c_out_len, c_restore, c_body, c_raw} = cq[cq_rp];
 
 assign o_tready = wb_state == WB_DATA && wr_ready;
-wire [63:0] desc_wb = {1'b1, q_restore, 30'd0, 2'd0, q_out_len, q_buf_len};
-assign wr_data = wb_state == WB_DATA ? o_tdata : {{(DATA_W - 64){1'b0}}, desc_wb};
-assign wr_keep = wb_state == WB_DATA ? o_tkeep : {{(BB - 8){1'b0}}, 8'hff};
+reg  [8*WB_BYTES-1:0] desc_wb;
+always @* begin
+    desc_wb = 0;
+    desc_wb[8*(INC_RXD_BUF_LEN - WB0) +: 16] = q_buf_len;
+    desc_wb[8*(INC_RXD_LEN - WB0) +: 16] = {2'd0, q_out_len};
+    desc_wb[8*(INC_RXD_STATUS - WB0) + INC_DESC_DONE_BIT] = 1'b1;
+    desc_wb[8*(INC_RXD_STATUS - WB0) + INC_RXS_RESTORED_BIT] = q_restore;
+end
+assign wr_data = wb_state == WB_DATA ? o_tdata : {{(DATA_W - 8*WB_BYTES){1'b0}}, desc_wb};
+assign wr_keep = wb_state == WB_DATA ? o_tkeep : {{(BB - WB_BYTES){1'b0}}, {WB_BYTES{1'b1}}};
 assign wr_last = wb_state == WB_DATA ? o_tlast : 1'b1;
 assign wr_valid = (wb_state == WB_DATA && o_tvalid) || wb_state == WB_DDATA;
 
@@ -1609,22 +1602,30 @@ assign idle = h_state == H_IDLE && xi_state == XI_IDLE && xr_state == XR_IDLE &&
 
 // ---- WB's state machine, the completions, the counters ---------------------------
 
+// counter i's increment in stat_inc (RX's counters, from INC_ST_RX_FRAMES)
+function integer ST;
+    input integer i;
+    begin
+        ST = 16 * (i - INC_ST_RX_FRAMES);
+    end
+endfunction
+
 always @(posedge clk) begin
     event_done <= 1'b0;
     stat_inc <= 0;
     // ingress counters
-    stat_inc[15:0] <= {15'd0, i_frame};                    // rx_frames
-    stat_inc[31:16] <= {2'd0, i_bytes};                    // rx_bytes
-    stat_inc[111:96] <= {15'd0, i_drop_buf};               // rx_drop_no_buffer
-    stat_inc[127:112] <= {15'd0, i_drop_mac};              // rx_drop_mac
+    stat_inc[ST(INC_ST_RX_FRAMES) +: 16] <= {15'd0, i_frame};
+    stat_inc[ST(INC_ST_RX_BYTES) +: 16] <= {2'd0, i_bytes};
+    stat_inc[ST(INC_ST_RX_DROP_NO_BUFFER) +: 16] <= {15'd0, i_drop_buf};
+    stat_inc[ST(INC_ST_RX_DROP_MAC) +: 16] <= {15'd0, i_drop_mac};
 
     case (wb_state)
     WB_IDLE: begin
         if (wb_drop) begin
             if (q_kind == Q_BAD)
-                stat_inc[95:80] <= 16'd1;                  // rx_drop_malformed
+                stat_inc[ST(INC_ST_RX_DROP_MALFORMED) +: 16] <= 16'd1;
             else
-                stat_inc[111:96] <= {15'd0, i_drop_buf} + 16'd1; // rx_drop_no_buffer
+                stat_inc[ST(INC_ST_RX_DROP_NO_BUFFER) +: 16] <= {15'd0, i_drop_buf} + 16'd1;
         end else if (wq_cnt != 0 && q_kind == Q_DELIVER && cq_cnt != 3'd4) begin
             wb_state <= WB_DATA;
         end
@@ -1655,12 +1656,12 @@ always @(posedge clk) begin
     if (d_complete) begin
         rxq_cons <= rxq_cons + 16'd1;
         event_done <= 1'b1;
-        stat_inc[143:128] <= 16'd1;                        // rx_delivered
-        stat_inc[159:144] <= {2'd0, c_out_len};            // rx_delivered_bytes
+        stat_inc[ST(INC_ST_RX_DELIVERED) +: 16] <= 16'd1;
+        stat_inc[ST(INC_ST_RX_DELIVERED_BYTES) +: 16] <= {2'd0, c_out_len};
         if (c_restore) begin
-            stat_inc[47:32] <= 16'd1;                      // rx_decomp_frames
-            stat_inc[63:48] <= c_body;                     // rx_decomp_in_bytes
-            stat_inc[79:64] <= c_raw;                      // rx_decomp_out_bytes
+            stat_inc[ST(INC_ST_RX_DECOMP_FRAMES) +: 16] <= 16'd1;
+            stat_inc[ST(INC_ST_RX_DECOMP_IN_BYTES) +: 16] <= c_body;
+            stat_inc[ST(INC_ST_RX_DECOMP_OUT_BYTES) +: 16] <= c_raw;
         end
     end
     if (cq_push)

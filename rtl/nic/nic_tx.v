@@ -101,6 +101,9 @@ module nic_tx #
 );
 
 `include "nic_beat_fns.vh"
+`include "nic_hdr_fns.vh"
+// the descriptor layout, status bits and counter indices of docs/regmap.md
+`include "inc_nic_regs.vh"
 
 // transmit outcomes (incw_tx_result)
 localparam [7:0] R_COMPRESSED = 8'd0, R_NOT_ASKED = 8'd1, R_NOT_IP = 8'd2,
@@ -183,12 +186,19 @@ reg  [8:0]  dq_words [0:3];     // the frame's ring words, counted as it comes
 reg  [1:0]  dq_wp = 0, dq_rp = 0;
 reg  [2:0]  dq_cnt = 0;
 wire        d_resp = rd_valid && rd_ready && tk_desc;   // a descriptor arrives
+// the descriptor's fields (docs/regmap.md, "TX descriptor")
+wire [63:0] dsc_addr = rd_data[8*INC_TXD_ADDR +: 64];
+wire [15:0] dsc_len = rd_data[8*INC_TXD_LEN +: 16];
+wire        dsc_comp = rd_data[8*INC_TXD_FLAGS + INC_TXD_COMPRESS_BIT];
+wire [7:0]  dsc_k = rd_data[8*INC_TXD_K +: 8];
+wire [7:0]  dsc_mode = rd_data[8*INC_TXD_MODE +: 8];
+wire [15:0] dsc_roff = rd_data[8*INC_TXD_RANGE_OFF +: 16];
+wire [15:0] dsc_rlen = rd_data[8*INC_TXD_RANGE_LEN +: 16];
 // a descriptor in error: a bad length (counted in tx_desc_errors)
-wire        d_bad = rd_data[79:78] != 2'd0 || rd_data[77:64] < 14'd14 ||
-                    rd_data[77:64] > max_frame;
-wire [DQ_W-1:0] d_in = {rd_data[63:0], rd_data[77:64], rd_data[80], rd_data[103:96],
-                        rd_data[111:104], rd_data[127:112], rd_data[143:128],
-                        tda[tda_rp], d_bad};
+wire        d_bad = dsc_len[15:14] != 2'd0 || dsc_len[13:0] < 14'd14 ||
+                    dsc_len[13:0] > max_frame;
+wire [DQ_W-1:0] d_in = {dsc_addr, dsc_len[13:0], dsc_comp, dsc_k, dsc_mode, dsc_roff,
+                        dsc_rlen, tda[tda_rp], d_bad};
 
 // ---- TR: a frame's words reserved in the ring, its read asked for ----
 // the frame ring: TR reserves from fr_ptr, S frees up to ff_ptr (a wrap bit
@@ -245,7 +255,7 @@ wire        rq_is_tr = rq_lock ? rq_tr : tr_req;
 reg         rq_lock = 1'b0;
 assign rd_req_valid = rq_valid;
 assign rd_req_addr = rq_is_tr ? tr_req_addr : {td_req_slot, 5'd0};
-assign rd_req_len = rq_is_tr ? {2'd0, tr_req_len} : 16'd32;
+assign rd_req_len = rq_is_tr ? {2'd0, tr_req_len} : INC_TXD_BYTES[15:0];
 wire        rq_fire = rq_valid && rd_req_ready;
 
 // ---- TF: the frames' beats into the ring ----
@@ -439,8 +449,8 @@ always @(posedge clk) begin
     end
     if (d_resp) begin
         dq[dq_wp] <= d_in;
-        dq_words[dq_wp] <= {{(BS - 5){1'b0}}, rd_data[77:64+BS]} +
-                           {8'd0, rd_data[64+BS-1:64] != 0};
+        dq_words[dq_wp] <= {{(BS - 5){1'b0}}, dsc_len[13:BS]} +
+                           {8'd0, dsc_len[BS-1:0] != 0};
         dq_wp <= dq_wp + 2'd1;
         tda_rp <= tda_rp + 2'd1;
     end
@@ -884,52 +894,37 @@ wire [127:0] shim_bytes = {16'd0, 2'd0, body_len[13:8], body_len[7:0],
                            shim_c[7:0], shim_c[15:8], d_off[7:0], d_off[15:8],
                            p_l4_len, p_proto, 8'h10, 8'h49};
 wire [1279:0] hb_next;
+wire [1279:0] ip_patched;
+
+nic_ip_patch ipp (
+    .hdr(hreg), .l3_off(p_l3_off), .ip_ver(p_ip_ver), .ip4_total(ip_total),
+    .ip6_plen(plen6), .proto(8'd253), .patched(ip_patched)
+);
 
 genvar j;
 generate
     for (j = 0; j < 160; j = j + 1) begin : hbyte
         wire [7:0] jj = j;
-        wire [7:0] rel = jj - p_l3_off;          // offset in the IP header
         wire [3:0] sh_i = jj[3:0] - p_l4_off[3:0]; // offset in the shim
         reg  [7:0] v;
         always @* begin
-            if (jj < p_l4_off) begin
-                v = hreg[8*j +: 8];
-                if (p_ip_ver == 4'd4) begin
-                    case (rel)
-                    8'd2: v = ip_total[15:8];
-                    8'd3: v = ip_total[7:0];
-                    8'd9: v = 8'd253;
-                    8'd10, 8'd11: v = 8'd0;
-                    default: ;
-                    endcase
-                end else begin
-                    case (rel)
-                    8'd4: v = plen6[15:8];
-                    8'd5: v = plen6[7:0];
-                    8'd6: v = 8'd253;
-                    default: ;
-                    endcase
-                end
-            end else if (jj < shim_end) begin
+            if (jj < p_l4_off)
+                v = ip_patched[8*j +: 8];
+            else if (jj < shim_end)
                 v = shim_bytes[{sh_i, 3'd0} +: 8];
-            end else if (jj < l4_hdr_end) begin
+            else if (jj < l4_hdr_end)
                 v = j >= 16 ? hreg[8*(j-16) +: 8] : 8'd0;
-            end else begin
+            else
                 v = 8'd0;
-            end
         end
         assign hb_next[8*j +: 8] = v;
     end
 endgenerate
 
-// P_IP4 (5 clocks): the patched IPv4 header's sum and its fold, then
-// (P_BUILD3) written into it
-wire [22:0] ip4_sum;
-nic_hsum hs_ip4 (.clk(clk), .hdr(hb), .lo(p_l3_off), .hi(ip4_hi), .sum(ip4_sum));
-wire [15:0] ip4_fold;
-nic_fold fold_ip4 (.clk(clk), .acc({9'd0, ip4_sum}), .folded(ip4_fold));
-wire [15:0] ip4_c = ~ip4_fold;
+// P_IP4 (5 clocks): the patched IPv4 header's checksum, then (P_BUILD3)
+// written into it
+wire [15:0] ip4_c;
+nic_ip4_csum ip4 (.clk(clk), .hdr(hb), .lo(p_l3_off), .hi(ip4_hi), .csum(ip4_c));
 
 reg [13:0] sent_len = 0;
 
@@ -1208,12 +1203,7 @@ always @(posedge clk) begin
     end
     P_BUILD3: begin
         // the IPv4 header checksum over the patched header
-        // (the IP header starts at byte 14, 18 or 22)
-        case (p_l3_off)
-        8'd14: hb[8*24 +: 16] <= {ip4_c[7:0], ip4_c[15:8]};
-        8'd18: hb[8*28 +: 16] <= {ip4_c[7:0], ip4_c[15:8]};
-        default: hb[8*32 +: 16] <= {ip4_c[7:0], ip4_c[15:8]};
-        endcase
+        hb <= ip4_csum_put(hb, p_l3_off, ip4_c);
         p_state <= P_DONE;
     end
     P_DONE: begin
@@ -1349,17 +1339,25 @@ nic_assembler #(.DATA_W(DATA_W), .A_AW(FR_AW + BS), .B_AW(BR_AW + BS)) asm_tx (
     .m_axis_tlast(m_axis_tlast)
 );
 
-wire [31:0] s_status = {1'b1, s_outcome == R_COMPRESSED, 1'b0, 5'd0,
-                        s_outcome, 2'd0, s_sent};
+// the status word (docs/regmap.md): DONE, COMPRESSED, the outcome, the
+// bytes sent (INC_TXS_BYTES: bits 15:0)
+reg  [31:0] s_status;
+always @* begin
+    s_status = 0;
+    s_status[INC_DESC_DONE_BIT] = 1'b1;
+    s_status[INC_TXS_COMPRESSED_BIT] = s_outcome == R_COMPRESSED;
+    s_status[INC_TXS_OUTCOME_SHIFT +: 8] = s_outcome;
+    s_status[15:0] = {2'd0, s_sent};
+end
 // a descriptor in error: DONE and ERROR, outcome 0, no bytes
-wire [31:0] err_status = {1'b1, 1'b0, 1'b1, 5'd0, 8'd0, 16'd0};
+localparam [31:0] ERR_STATUS = INC_DESC_DONE | INC_TXS_ERROR;
 
 assign wq_push = (s_take && r_err) || (s_state == S_SENDING && as_done);
 
 
 always @(posedge clk) begin
     stat_inc <= 0;
-    stat_inc[127:112] <= {15'd0, f_desc_err};
+    stat_inc[16*INC_ST_TX_DESC_ERRORS +: 16] <= {15'd0, f_desc_err};
     case (s_state)
     S_IDLE: begin
         if (s_take) begin
@@ -1372,7 +1370,7 @@ always @(posedge clk) begin
             s_dslot <= r_dslot;
             if (r_err) begin
                 wq_addr[wq_wp] <= r_dslot;
-                wq_word[wq_wp] <= err_status;
+                wq_word[wq_wp] <= ERR_STATUS;
                 s_idx <= s_idx + 16'd1;
                 ff_ptr <= r_fend;
                 bf_ptr <= r_bend;
@@ -1391,15 +1389,15 @@ always @(posedge clk) begin
             ff_ptr <= s_fend;
             bf_ptr <= s_bend;
             s_state <= S_IDLE;
-            stat_inc[15:0] <= 16'd1;                       // tx_frames
-            stat_inc[31:16] <= {2'd0, s_sent};             // tx_bytes
+            stat_inc[16*INC_ST_TX_FRAMES +: 16] <= 16'd1;
+            stat_inc[16*INC_ST_TX_BYTES +: 16] <= {2'd0, s_sent};
             if (s_outcome == R_COMPRESSED) begin
-                stat_inc[47:32] <= 16'd1;                  // tx_comp_frames
-                stat_inc[63:48] <= s_rlen;                 // tx_comp_in_bytes
-                stat_inc[79:64] <= {2'd0, s_body};         // tx_comp_out_bytes
-                stat_inc[95:80] <= {2'd0, s_len - s_sent}; // tx_bytes_saved
+                stat_inc[16*INC_ST_TX_COMP_FRAMES +: 16] <= 16'd1;
+                stat_inc[16*INC_ST_TX_COMP_IN_BYTES +: 16] <= s_rlen;
+                stat_inc[16*INC_ST_TX_COMP_OUT_BYTES +: 16] <= {2'd0, s_body};
+                stat_inc[16*INC_ST_TX_BYTES_SAVED +: 16] <= {2'd0, s_len - s_sent};
             end else if (s_comp) begin
-                stat_inc[111:96] <= 16'd1;                 // tx_comp_skipped
+                stat_inc[16*INC_ST_TX_COMP_SKIPPED +: 16] <= 16'd1;
             end
         end
     end
@@ -1442,7 +1440,7 @@ assign wq_pop = wr_valid && wr_ready;
 // (once up, a request stays until taken: the sum only falls with dones,
 // the queue only grows but for entries already requested)
 assign wr_req_valid = {1'b0, w_rq} < wq_cnt && w_rq + w_pend < W_MAX;
-assign wr_req_addr = {wq_addr[w_e], 5'd24};     // the status word
+assign wr_req_addr = {wq_addr[w_e], INC_TXD_STATUS[4:0]};     // the status word
 assign wr_req_len = 16'd4;
 assign wr_data = {{(DATA_W - 32){1'b0}}, wq_word[wq_rp]};
 assign wr_keep = {{(BB - 4){1'b0}}, 4'hf};

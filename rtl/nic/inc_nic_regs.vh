@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: MIT
+/*
+ * inc_nic_regs.vh: the NIC's register offsets, bits, descriptor layouts
+ * and counter indices (docs/regmap.md), for the RTL. Made from
+ * include/hw/inc_nic_regs.h by rtl/scripts/gen-regs-vh.py: do not edit;
+ * change the C header and run the script (make check compares them).
+ *
+ * Included inside a module body: `include "inc_nic_regs.vh"
+ */
+
+/* verilator lint_off UNUSEDPARAM */
+
+// ---- PCI identity of the FPGA board (docs/regmap.md, "PCI") ----
+localparam [31:0] INC_PCI_VENDOR = 32'h000010ee;   // Xilinx
+localparam [31:0] INC_PCI_DEVICE = 32'h00004943;   // the inceptionn bitstream
+localparam [31:0] INC_BAR0_SIZE = 32'h00010000;   // CSR space: 16-bit addresses
+
+// ---- 0x0000 ID block (read-only) ----
+localparam [31:0] INC_MAGIC = 32'h00000000;
+localparam [31:0] INC_VERSION = 32'h00000004;
+localparam [31:0] INC_FEATURES = 32'h00000008;
+localparam [31:0] INC_CONFIG = 32'h0000000c;
+localparam [31:0] INC_SCRATCH = 32'h00000010;
+localparam [31:0] INC_BUILD = 32'h00000014;
+localparam [31:0] INC_MAGIC_VALUE = 32'h31434e49;   // "INC1"
+localparam [31:0] INC_FEAT_TX_COMP = 32'h00000001;
+localparam integer INC_FEAT_TX_COMP_BIT = 0;
+localparam [31:0] INC_FEAT_RX_DECOMP = 32'h00000002;
+localparam integer INC_FEAT_RX_DECOMP_BIT = 1;
+localparam [31:0] INC_FEAT_MODE_PAPER = 32'h00000004;
+localparam integer INC_FEAT_MODE_PAPER_BIT = 2;
+localparam [31:0] INC_FEAT_MODE_SPARSE = 32'h00000008;
+localparam integer INC_FEAT_MODE_SPARSE_BIT = 3;
+localparam [31:0] INC_FEAT_IPV6 = 32'h00000010;
+localparam integer INC_FEAT_IPV6_BIT = 4;
+localparam [31:0] INC_FEAT_VLAN = 32'h00000020;
+localparam integer INC_FEAT_VLAN_BIT = 5;
+localparam [31:0] INC_FEAT_LOOPBACK = 32'h00000040;
+localparam integer INC_FEAT_LOOPBACK_BIT = 6;
+localparam [31:0] INC_FEAT_IRQ_COAL = 32'h00000080;
+localparam integer INC_FEAT_IRQ_COAL_BIT = 7;
+localparam [31:0] INC_FEAT_JUMBO = 32'h00000100;
+localparam integer INC_FEAT_JUMBO_BIT = 8;
+localparam [31:0] INC_FEAT_STATS64 = 32'h00000200;
+localparam integer INC_FEAT_STATS64_BIT = 9;
+localparam [31:0] INC_FEAT_LINK_SPEED = 32'h00000400;   // LINK_SPEED is valid (v1.1)
+localparam integer INC_FEAT_LINK_SPEED_BIT = 10;
+localparam [31:0] INC_FEAT_QFLUSH = 32'h00000800;   // QFLUSH is valid (v1.2)
+localparam integer INC_FEAT_QFLUSH_BIT = 11;
+
+// ---- 0x0100 control ----
+localparam [31:0] INC_CTRL = 32'h00000100;
+localparam [31:0] INC_STATUS = 32'h00000104;
+localparam [31:0] INC_MAC_LO = 32'h00000108;
+localparam [31:0] INC_MAC_HI = 32'h0000010c;
+localparam [31:0] INC_MAX_FRAME = 32'h00000110;
+localparam [31:0] INC_LINK_SPEED = 32'h00000114;   // RO, Mbit/s of the link; 0 unknown
+localparam [31:0] INC_QFLUSH = 32'h00000118;   // W1S: flush a queue; RO: in progress
+localparam [31:0] INC_CTRL_TX_EN = 32'h00000001;
+localparam integer INC_CTRL_TX_EN_BIT = 0;
+localparam [31:0] INC_CTRL_RX_EN = 32'h00000002;
+localparam integer INC_CTRL_RX_EN_BIT = 1;
+localparam [31:0] INC_CTRL_LOOPBACK = 32'h00000004;
+localparam integer INC_CTRL_LOOPBACK_BIT = 2;
+localparam [31:0] INC_QFLUSH_TX = 32'h00000001;
+localparam integer INC_QFLUSH_TX_BIT = 0;
+localparam [31:0] INC_QFLUSH_RX = 32'h00000002;
+localparam integer INC_QFLUSH_RX_BIT = 1;
+localparam [31:0] INC_STATUS_LINK = 32'h00000001;
+localparam integer INC_STATUS_LINK_BIT = 0;
+localparam [31:0] INC_STATUS_TX_IDLE = 32'h00000002;
+localparam integer INC_STATUS_TX_IDLE_BIT = 1;
+localparam [31:0] INC_STATUS_RX_IDLE = 32'h00000004;
+localparam integer INC_STATUS_RX_IDLE_BIT = 2;
+localparam [31:0] INC_MIN_FRAME = 32'h0000003c;   // MAX_FRAME's lower limit
+localparam [31:0] INC_MAX_FRAME_DEFAULT = 32'h000005ee;   // MAX_FRAME after reset
+
+// ---- 0x0200 TX queue, 0x0300 RX queue ----
+localparam [31:0] INC_TXQ = 32'h00000200;
+localparam [31:0] INC_RXQ = 32'h00000300;
+localparam [31:0] INC_Q_BASE_LO = 32'h00000000;
+localparam [31:0] INC_Q_BASE_HI = 32'h00000004;
+localparam [31:0] INC_Q_SIZE = 32'h00000008;
+localparam [31:0] INC_Q_PROD = 32'h0000000c;
+localparam [31:0] INC_Q_CONS = 32'h00000010;
+localparam [31:0] INC_Q_LOG2_MIN = 32'h00000004;
+localparam [31:0] INC_Q_LOG2_MAX = 32'h0000000c;
+
+// ---- 0x0400 interrupts ----
+localparam [31:0] INC_IRQ_STATUS = 32'h00000400;
+localparam [31:0] INC_IRQ_ENABLE = 32'h00000404;
+localparam [31:0] INC_IRQ_COAL_TX = 32'h00000408;
+localparam [31:0] INC_IRQ_COAL_RX = 32'h0000040c;
+localparam [31:0] INC_IRQ_TX = 32'h00000000;   // vectors, and bits of STATUS/ENABLE
+localparam [31:0] INC_IRQ_RX = 32'h00000001;
+
+// ---- 0x1000 statistics: counter n at 0x1000 + 8n (low), +4 (high) ----
+localparam [31:0] INC_STATS = 32'h00001000;
+localparam [31:0] INC_ST_TX_FRAMES = 32'h00000000;
+localparam [31:0] INC_ST_TX_BYTES = 32'h00000001;
+localparam [31:0] INC_ST_TX_COMP_FRAMES = 32'h00000002;
+localparam [31:0] INC_ST_TX_COMP_IN_BYTES = 32'h00000003;
+localparam [31:0] INC_ST_TX_COMP_OUT_BYTES = 32'h00000004;
+localparam [31:0] INC_ST_TX_BYTES_SAVED = 32'h00000005;
+localparam [31:0] INC_ST_TX_COMP_SKIPPED = 32'h00000006;
+localparam [31:0] INC_ST_TX_DESC_ERRORS = 32'h00000007;
+localparam [31:0] INC_ST_RX_FRAMES = 32'h00000008;
+localparam [31:0] INC_ST_RX_BYTES = 32'h00000009;
+localparam [31:0] INC_ST_RX_DECOMP_FRAMES = 32'h0000000a;
+localparam [31:0] INC_ST_RX_DECOMP_IN_BYTES = 32'h0000000b;
+localparam [31:0] INC_ST_RX_DECOMP_OUT_BYTES = 32'h0000000c;
+localparam [31:0] INC_ST_RX_DROP_MALFORMED = 32'h0000000d;
+localparam [31:0] INC_ST_RX_DROP_NO_BUFFER = 32'h0000000e;
+localparam [31:0] INC_ST_RX_DROP_MAC = 32'h0000000f;
+localparam [31:0] INC_ST_RX_DELIVERED = 32'h00000010;
+localparam [31:0] INC_ST_RX_DELIVERED_BYTES = 32'h00000011;
+localparam [31:0] INC_ST_N = 32'h00000012;
+
+// ---- descriptors (little-endian) ----
+localparam [31:0] INC_TXD_BYTES = 32'h00000020;
+localparam [31:0] INC_TXD_ADDR = 32'h00000000;   // u64
+localparam [31:0] INC_TXD_LEN = 32'h00000008;   // u16
+localparam [31:0] INC_TXD_FLAGS = 32'h0000000a;   // u16
+localparam [31:0] INC_TXD_K = 32'h0000000c;   // u8
+localparam [31:0] INC_TXD_MODE = 32'h0000000d;   // u8
+localparam [31:0] INC_TXD_RANGE_OFF = 32'h0000000e;   // u16
+localparam [31:0] INC_TXD_RANGE_LEN = 32'h00000010;   // u16
+localparam [31:0] INC_TXD_STATUS = 32'h00000018;   // u32, written by the NIC
+localparam [31:0] INC_TXD_COMPRESS = 32'h00000001;   // flags
+localparam integer INC_TXD_COMPRESS_BIT = 0;
+localparam [31:0] INC_MODE_PAPER = 32'h00000001;
+localparam [31:0] INC_MODE_SPARSE = 32'h00000002;
+localparam [31:0] INC_RXD_BYTES = 32'h00000010;
+localparam [31:0] INC_RXD_ADDR = 32'h00000000;   // u64
+localparam [31:0] INC_RXD_BUF_LEN = 32'h00000008;   // u16
+localparam [31:0] INC_RXD_LEN = 32'h0000000a;   // u16, written by the NIC
+localparam [31:0] INC_RXD_STATUS = 32'h0000000c;   // u32, written by the NIC
+localparam [31:0] INC_DESC_DONE = 32'h80000000;   // status, both rings
+localparam integer INC_DESC_DONE_BIT = 31;
+localparam [31:0] INC_TXS_COMPRESSED = 32'h40000000;
+localparam integer INC_TXS_COMPRESSED_BIT = 30;
+localparam [31:0] INC_TXS_ERROR = 32'h20000000;
+localparam integer INC_TXS_ERROR_BIT = 29;
+localparam [31:0] INC_TXS_OUTCOME_SHIFT = 32'h00000010;   // status[23:16]: the outcome
+localparam [31:0] INC_RXS_RESTORED = 32'h40000000;
+localparam integer INC_RXS_RESTORED_BIT = 30;
+
+/* verilator lint_on UNUSEDPARAM */

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+#
+# The RTL's register map (rtl/nic/inc_nic_regs.vh) is made from the C one
+# (include/hw/inc_nic_regs.h) by rtl/scripts/gen-regs-vh.py: the two must
+# agree, a change to either alone must be caught, and bad input must give a
+# clear error, not a half-written file. TAP output.
+set -u
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+GEN=$ROOT/rtl/scripts/gen-regs-vh.py
+H=$ROOT/include/hw/inc_nic_regs.h
+VH=$ROOT/rtl/nic/inc_nic_regs.vh
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+n=0 bad=0
+
+ok() {
+	n=$((n + 1))
+	if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; bad=$((bad + 1)); fi
+}
+
+# the checked-in file is what the header gives
+"$GEN" --check "$H" "$VH" 2>"$T/err"
+ok $? "inc_nic_regs.vh is what inc_nic_regs.h gives$( [ -s "$T/err" ] && echo ": $(cat "$T/err")")"
+
+# every integer constant of the header, with its value, in the RTL's copy
+miss=0 count=0
+while read -r name value; do
+	count=$((count + 1))
+	case $value in
+	\(1u\<\<*\)) b=${value//[^0-9]/}; v=$((1 << ${b#1})) ;;   # (1u<<N): N
+	*) v=$((value)) ;;
+	esac
+	grep -q "^localparam \[31:0\] $name = 32'h$(printf %08x "$v");" "$VH" || {
+		echo "# $name = $value not in $VH"
+		miss=$((miss + 1))
+	}
+done < <(sed -n 's/^#define[[:space:]]\+\(INC_[A-Z0-9_]\+\)[[:space:]]\+\(0x[0-9a-fA-F]\+\|[0-9]\+\|(1u << [0-9]\+)\)\([[:space:]].*\)\?$/\1 \2/p' "$H" |
+	sed 's/(1u << \([0-9]*\))/(1u<<\1)/')
+[ "$count" -gt 50 ] || miss=$((miss + 1))
+ok $miss "each of the header's $count integer constants is a localparam of the same value"
+
+# a value changed in the header alone is caught
+sed 's/^#define INC_TXD_STATUS\t\t24/#define INC_TXD_STATUS\t\t20/' "$H" >"$T/h1.h"
+cmp -s "$H" "$T/h1.h" && echo "# the edit did not apply"
+"$GEN" --check "$T/h1.h" "$VH" 2>"$T/err"
+rc=$?
+[ $rc -eq 1 ] && grep -q "is not what" "$T/err"
+ok $? "a changed header offset (INC_TXD_STATUS) fails the check (exit $rc: $(head -c 120 "$T/err"))"
+
+# so is a hand edit of the RTL's copy
+sed 's/^localparam \[31:0\] INC_RXQ = .*/localparam [31:0] INC_RXQ = 32'"'"'h00000380;/' "$VH" >"$T/e.vh"
+"$GEN" --check "$H" "$T/e.vh" 2>/dev/null
+[ $? -eq 1 ]
+ok $? "a hand-edited inc_nic_regs.vh fails the check"
+
+# writing: the same file as checked in, from a copy of the header
+"$GEN" "$H" "$T/out.vh" && cmp -s "$T/out.vh" "$VH"
+ok $? "writing gives the checked-in file byte for byte"
+
+# bad input: a missing header, a bit that does not fit, a name twice, no
+# constants; exit 2 with a message, and no output file written
+"$GEN" "$T/none.h" "$T/o1.vh" 2>"$T/err"
+rc=$?
+[ $rc -eq 2 ] && grep -q "none.h" "$T/err" && [ ! -e "$T/o1.vh" ]
+ok $? "a missing header: exit 2, a message naming it, nothing written (exit $rc)"
+printf '#define INC_BIG\t\t(1u << 40)\n' >"$T/big.h"
+"$GEN" "$T/big.h" "$T/o2.vh" 2>"$T/err"
+rc=$?
+[ $rc -eq 2 ] && grep -q "INC_BIG" "$T/err" && [ ! -e "$T/o2.vh" ]
+ok $? "a bit past 31: exit 2 naming it, nothing written (exit $rc)"
+printf '#define INC_A\t\t1\n#define INC_A\t\t2\n' >"$T/twice.h"
+"$GEN" "$T/twice.h" "$T/o3.vh" 2>"$T/err"
+rc=$?
+[ $rc -eq 2 ] && grep -q "INC_A defined twice" "$T/err" && [ ! -e "$T/o3.vh" ]
+ok $? "a name defined twice: exit 2, nothing written (exit $rc)"
+printf '/* nothing */\n' >"$T/empty.h"
+"$GEN" "$T/empty.h" "$T/o4.vh" 2>"$T/err"
+rc=$?
+[ $rc -eq 2 ] && grep -q "no constants" "$T/err" && [ ! -e "$T/o4.vh" ]
+ok $? "a header with no constants: exit 2, nothing written (exit $rc)"
+
+echo "1..$n"
+[ $bad -eq 0 ]
