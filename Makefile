@@ -251,8 +251,9 @@ lint: deps
 # docs/rtl.md "Formal checks"): both engines at 8 and 16 lanes, bounded
 # deeper than make check (FORMAL_DEPTH=N sets every depth), the 8-lane packer,
 # the NIC's AXI4-Lite register port (nic_csr), its MAC TX port
-# (nic_frame_fifo), its DMA request ports (nic_dma_arb) and its DMA read and
-# write ports (nic_dma_rd, nic_dma_wr) proved for all depths, and
+# (nic_frame_fifo), its DMA request ports (nic_dma_arb), its DMA read and
+# write ports (nic_dma_rd, nic_dma_wr) and its interrupt port (nic_irq_port)
+# proved for all depths, and
 # each harness's self-test (it must catch a broken harness and reach its
 # checks); about 30 minutes on 2 cores
 FORMAL_CHECKS := inc_compressor:8:20 inc_decompressor:8:28 \
@@ -267,8 +268,10 @@ formal: deps
 	rtl/scripts/formal.sh nic_dma_arb - 1 prove || rc=1; \
 	rtl/scripts/formal.sh nic_dma_rd - 1 prove || rc=1; \
 	rtl/scripts/formal.sh nic_dma_wr - 1 prove || rc=1; \
+	rtl/scripts/formal.sh nic_irq_port - 1 prove || rc=1; \
 	for t in inc_compressor:8:16 inc_decompressor:8:26 inc_axis_packer:8:12 \
-		nic_csr:-:12 nic_frame_fifo:-:12 nic_dma_arb:-:10 nic_dma_rd:-:12 nic_dma_wr:-:12; do set -- $$(echo "$$t" | tr : ' '); \
+		nic_csr:-:12 nic_frame_fifo:-:12 nic_dma_arb:-:10 nic_dma_rd:-:12 nic_dma_wr:-:12 \
+		nic_irq_port:-:12; do set -- $$(echo "$$t" | tr : ' '); \
 		rtl/scripts/formal.sh $$1 $$2 $$3 selftest || rc=1; done; \
 	exit $$rc
 

@@ -157,11 +157,11 @@ done
 # and 12 for the compressor's output packer, 0.5 to 3.5 minutes each (make formal: deeper, 16 lanes, the packer's proof;
 # docs/rtl.md "Formal checks"); the NIC's AXI4-Lite register port to 16,
 # its MAC TX port (the frame FIFO) to 14; its DMA request ports (the two
-# arbiters) and its DMA read and write ports (requests, answers, data,
-# dones) proved for all depths (seconds)
+# arbiters), its DMA read and write ports (requests, answers, data,
+# dones) and its interrupt port proved for all depths (seconds)
 for check in inc_compressor:8:18 inc_decompressor:8:24 inc_axis_packer:8:12 \
 	nic_csr:-:16 nic_frame_fifo:-:14 nic_dma_arb:-:1:prove nic_dma_rd:-:1:prove \
-	nic_dma_wr:-:1:prove; do
+	nic_dma_wr:-:1:prove nic_irq_port:-:1:prove; do
 	IFS=: read -r top lanes depth mode <<<"$check"
 	suffix=-$lanes
 	[ "$lanes" != - ] || suffix=

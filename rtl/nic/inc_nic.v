@@ -406,38 +406,18 @@ nic_rx #(.LANES(LANES)) rx (
 
 // ---- interrupts ---------------------------------------------------------------
 
-wire [1:0] irq_req;
 wire [1:0] irq_busy;
-reg        irq_lock = 1'b0;
-reg  [1:0] irq_vec = 0;
-wire [1:0] irq_pick = irq_lock ? irq_vec : (irq_req[0] ? 2'd0 : 2'd1);
 
-assign m_irq_valid = irq_lock || irq_req != 2'b00;
-assign m_irq_vector = irq_pick;
-wire   irq_fire = m_irq_valid && m_irq_ready;
-assign irq_fired = irq_fire ? (irq_pick == 2'd0 ? 2'b01 : 2'b10) : 2'b00;
-
-always @(posedge clk) begin
-    if (m_irq_valid && !m_irq_ready) begin
-        irq_lock <= 1'b1;
-        irq_vec <= irq_pick;
-    end
-    if (irq_fire)
-        irq_lock <= 1'b0;
-    if (rst)
-        irq_lock <= 1'b0;
-end
-
-nic_irq #(.CLK_MHZ(CLK_MHZ)) irq_tx (
-    .clk(clk), .rst(rst), .event_in(tx_event), .enable(irq_enable[0]),
-    .coal_frames(coal_tx[15:0]), .coal_usecs(coal_tx[31:16]),
-    .req(irq_req[0]), .ack(irq_fired[0]), .busy(irq_busy[0])
-);
-
-nic_irq #(.CLK_MHZ(CLK_MHZ)) irq_rx (
-    .clk(clk), .rst(rst), .event_in(rx_event), .enable(irq_enable[1]),
-    .coal_frames(coal_rx[15:0]), .coal_usecs(coal_rx[31:16]),
-    .req(irq_req[1]), .ack(irq_fired[1]), .busy(irq_busy[1])
+nic_irq_port #(.CLK_MHZ(CLK_MHZ)) irq (
+    .clk(clk), .rst(rst),
+    .event_in({rx_event, tx_event}), .enable(irq_enable),
+    .coal_tx(coal_tx), .coal_rx(coal_rx),
+    .m_irq_vector(m_irq_vector), .m_irq_valid(m_irq_valid), .m_irq_ready(m_irq_ready),
+    .fired(irq_fired),
+    /* verilator lint_off PINCONNECTEMPTY */
+    .req(),
+    /* verilator lint_on PINCONNECTEMPTY */
+    .busy(irq_busy)
 );
 
 assign idle = tx_idle && rx_idle && fq_empty && !fq_in_frame && lb == loopback &&

@@ -9,7 +9,8 @@
 # usage: rtl/scripts/formal.sh TOP LANES DEPTH [bmc|prove|selftest]
 #
 #   TOP    inc_compressor, inc_decompressor, inc_axis_packer, nic_csr,
-#          nic_frame_fifo, nic_dma_arb, nic_dma_rd or nic_dma_wr
+#          nic_frame_fifo, nic_dma_arb, nic_dma_rd, nic_dma_wr or
+#          nic_irq_port
 #          (any TOP with a harness rtl/formal/fv_TOP.v)
 #   LANES  8 or 16: the harness's LANES parameter; "-" for a harness
 #          without one (nic_csr)
