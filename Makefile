@@ -20,7 +20,7 @@ O	:= $(BUILD)/obj
 
 # ---- codec library --------------------------------------------------------
 CODEC_SRCS := $(addprefix userspace/codec/, chunk.c chunk_scalar.c \
-	chunk_avx2.c chunk_avx512.c container.c crc32c.c impl.c simd_tables.c \
+	chunk_width.c chunk_avx2.c chunk_avx512.c container.c crc32c.c impl.c simd_tables.c \
 	tables.c)
 CODEC_OBJS := $(CODEC_SRCS:%.c=$(O)/%.o)
 LIBCODEC   := $(BUILD)/lib/libinccodec.a
@@ -38,7 +38,7 @@ $(O)/userspace/codec/chunk_avx512.o: XFLAGS := -mavx2 -mavx512f -mavx512bw \
 # ---- programs -------------------------------------------------------------
 TOOLS := inccodec inccodec-demo
 BENCH := bench-codec
-TESTS := test_exhaustive test_roundtrip test_special test_gradients test_file \
+TESTS := test_exhaustive test_roundtrip test_special test_gradients test_file test_width \
 	test_wire
 
 BINS  := $(TOOLS:%=$(BUILD)/bin/%) $(BENCH:%=$(BUILD)/bin/%)

@@ -114,7 +114,7 @@ fuzz_corpus() {
 	for f in ../shared/gradients/mlp-step0000.f32 ../shared/gradients/cnn-step0050.f32; do
 		[ -r "$f" ] || continue
 		for k in 4 10 20; do
-			for m in paper sparse; do
+			for m in paper sparse width; do
 				head -c $((3000 + k * 37)) "$f" |
 					"$BUILD/bin/inccodec" compress -k "$k" --mode "$m" --chunk 1000 - \
 						"$dir/$(basename "$f" .f32)-$k-$m.incg"
@@ -181,6 +181,7 @@ suite codec/roundtrip     "$BUILD/tests/test_roundtrip"
 suite codec/special       "$BUILD/tests/test_special"
 suite codec/gradients     "$BUILD/tests/test_gradients"
 suite codec/file          "$BUILD/tests/test_file"
+suite codec/width         "$BUILD/tests/test_width"
 suite codec/cli           env INCCODEC="$BUILD/bin/inccodec" tests/codec/test_cli.sh
 suite wire/reference      "$BUILD/tests/test_wire"
 suite incgrad/loopback    env BUILD="$BUILD" tests/incgrad/test_incgrad.sh
@@ -201,6 +202,7 @@ suite codec-asan/roundtrip  "$A/tests/test_roundtrip"
 suite codec-asan/special    "$A/tests/test_special"
 suite codec-asan/gradients  "$A/tests/test_gradients"
 suite codec-asan/file       "$A/tests/test_file"
+suite codec-asan/width      "$A/tests/test_width"
 suite codec-asan/cli        env INCCODEC="$A/bin/inccodec" tests/codec/test_cli.sh
 suite inccl-asan/loopback   "$A/tests/test_inccl" -q
 suite inccl-asan/incbench   env BUILD="$BUILD" INCBENCH="$A/bin/incbench" tests/inccl/test_incbench.sh

@@ -10,7 +10,7 @@
  *      (and count every value once). A file that decodes is compressed
  *      again with its own k, mode and chunk size and decoded once more:
  *      the result must hold the error bound against the first output.
- *  (b) as a chunk: bytes 0..3 choose mode (b0 % 3), k (1 + b1 % 24) and
+ *  (b) as a chunk: bytes 0..3 choose mode (b0 % 4), k (1 + b1 % 24) and
  *      raw_len (u16 from b2,b3, % 9001); the rest is the body.
  *      inc_chunk_decode with every implementation must agree on the code
  *      and bytes and stay within raw_len; inc_chunk_hist must give the
@@ -174,7 +174,7 @@ static void fuzz_chunk(const uint8_t *data, size_t size,
 
 	if (size < 4)
 		return;
-	mode = (enum inc_mode)(data[0] % 3);
+	mode = (enum inc_mode)(data[0] % 4);
 	k = 1 + data[1] % 24;
 	raw_len = (size_t)(data[2] | data[3] << 8) % (INC_CHUNK_MAX_BYTES + 1);
 	body = data + 4;
@@ -199,7 +199,7 @@ static void fuzz_chunk(const uint8_t *data, size_t size,
 		CHECK(!rc0 == (body_len == raw_len));
 
 	memset(&h, 0, sizeof(h));
-	hrc = inc_chunk_hist(body, body_len, raw_len, mode, &h);
+	hrc = inc_chunk_hist(body, body_len, raw_len, k, mode, &h);
 	CHECK(hrc == rc0);
 	if (!hrc)
 		CHECK(hist_values(&h) == raw_len / 4);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * Every one of the 2^32 float bit patterns, for k = 10 (or -k K), through
- * every implementation in both modes: the body must equal the independent
+ * every implementation in every mode: the body must equal the independent
  * reference encoder's byte for byte (so each value's class and payload are
  * as docs/codec.md specifies), and decoding must give exactly the value the
  * spec defines, within 2^-k of the original (Inf and NaN bit-exact).
@@ -10,6 +10,7 @@
  *
  * usage: test_exhaustive [-k K] [-f FRACTION_SHIFT]
  *   -f S tests only every 2^S-th block (for the sanitizer build).
+ * Width mode runs once a block: its golden model is every implementation's.
  */
 #include <math.h>
 #include <pthread.h>
@@ -30,7 +31,7 @@ static const char *const *impls;
 
 struct result {
 	uint64_t values, bound_bad, body_bad, dec_bad, err;
-	uint64_t quant_bad, idem_bad, requant_body_bad;
+	uint64_t quant_bad, idem_bad, requant_body_bad, width_values;
 	uint64_t cls[4];
 	double maxerr;
 };
@@ -79,10 +80,16 @@ static void run_block(uint32_t blk, struct result *res)
 		inc_quantize(qv, qv, BLOCK_VALUES, k);	/* in place */
 		res->idem_bad += memcmp(qv, want, sizeof(want)) != 0;
 	}
-	for (mode = INC_MODE_PAPER; mode <= INC_MODE_SPARSE; mode++) {
-		ref_len = ref_encode_classified(raw, sizeof(raw), cls, q, mode,
-						ref);
-		for (j = 0; impls[j]; j++) {
+	for (mode = INC_MODE_PAPER; mode <= INC_MODE_WIDTH; mode++) {
+		if (mode == INC_MODE_WIDTH) {
+			res->width_values += BLOCK_VALUES;
+			ref_len = ref_encode_width(raw, sizeof(raw), cls, q, ref);
+		} else {
+			ref_len = ref_encode_classified(raw, sizeof(raw), cls, q,
+							mode, ref);
+		}
+		/* (width mode: one implementation, the code is the same) */
+		for (j = 0; impls[j] && (mode != INC_MODE_WIDTH || !j); j++) {
 			inc_impl_select(impls[j]);	/* this thread only */
 			if (inc_chunk_encode(raw, sizeof(raw), k, mode, body,
 					     sizeof(body), &body_len) ||
@@ -158,6 +165,7 @@ int main(int argc, char **argv)
 		t.quant_bad += w[i].res.quant_bad;
 		t.idem_bad += w[i].res.idem_bad;
 		t.requant_body_bad += w[i].res.requant_body_bad;
+		t.width_values += w[i].res.width_values;
 		for (c = 0; c < 4; c++)
 			t.cls[c] += w[i].res.cls[c];
 		if (w[i].res.maxerr > t.maxerr)
@@ -169,6 +177,8 @@ int main(int argc, char **argv)
 	       (unsigned long long)t.cls[3]);
 	t_ok(t.values == (uint64_t)BLOCK_VALUES * N_BLOCKS >> stride_shift,
 	     "covered %llu bit patterns", (unsigned long long)t.values);
+	t_ok(t.width_values == t.values,
+	     "width mode: covered all %llu of them", (unsigned long long)t.width_values);
 	t_ok(!t.bound_bad, "decoded values within 2^-%u (max error %.9g), Inf/NaN exact: %llu violations",
 	     k, t.maxerr, (unsigned long long)t.bound_bad);
 	t_ok(t.maxerr <= ldexp(1.0, -(int)k), "max error %.9g <= %.9g",

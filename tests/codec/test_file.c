@@ -675,10 +675,10 @@ static void test_chunk_header_fields(void)
 			expect_file(w.b, w.len, -INC_EUNSUPP,
 				    "%s rec %u: chunk k 25", nm, rec);
 			work(fi_idx);
-			w.b[o] = 3;
+			w.b[o] = 4;
 			reseal(w.b, w.len);
 			expect_file(w.b, w.len, -INC_EUNSUPP,
-				    "%s rec %u: chunk mode 3", nm, rec);
+				    "%s rec %u: chunk mode 4", nm, rec);
 			work(fi_idx);
 			w.b[o] = 0xff;
 			reseal(w.b, w.len);
@@ -867,7 +867,7 @@ static void test_file_header_fields(void)
 		{ 8, 8, 0x4000000000000000ull, -INC_ECORRUPT, "values 2^62 (raw_bytes overflows)" },
 		{ 8, 8, ~0ull, -INC_ECORRUPT, "values 2^64-1" },
 		{ 5, 1, 0, -INC_EUNSUPP, "mode 0" },
-		{ 5, 1, 3, -INC_EUNSUPP, "mode 3" },
+		{ 5, 1, 4, -INC_EUNSUPP, "mode 4" },
 		{ 5, 1, 255, -INC_EUNSUPP, "mode 255" },
 		{ 6, 1, 0, -INC_EUNSUPP, "k 0" },
 		{ 6, 1, 25, -INC_EUNSUPP, "k 25" },
@@ -1368,7 +1368,7 @@ static void test_compress_capacity(void)
 			size_t len = it < 10 ? it : rng_below(&r, 40000);
 			unsigned int cb = cbs[rng_below(&r, 8)];
 			struct inc_params p = { 1 + rng_below(&r, 24),
-						1 + (int)rng_below(&r, 2), cb };
+						1 + (int)rng_below(&r, 3), cb };
 			size_t bound = inc_compress_bound(len, cb), dl = 0, x;
 			uint8_t *raw = malloc(len + 1), *buf = malloc(bound + GUARD);
 			int all_raw = it % 2, rc;
@@ -1418,7 +1418,7 @@ static void test_compress_capacity(void)
 		for (it = 0; it < 300; it++) {
 			size_t len = it < 20 ? it : rng_below(&r, INC_CHUNK_MAX_BYTES + 1);
 			unsigned int k = 1 + rng_below(&r, 24);
-			enum inc_mode mode = 1 + (int)rng_below(&r, 2);
+			enum inc_mode mode = 1 + (int)rng_below(&r, 3);
 			size_t bound = inc_chunk_bound(len, mode), bl = 0, cap, x;
 			uint8_t raw[INC_CHUNK_MAX_BYTES], *buf = malloc(bound + 64 + GUARD);
 			int rc;
@@ -1480,8 +1480,8 @@ static void test_args(void)
 	       -INC_EINVAL, "inc_chunk_encode k 25");
 	EXPECT(inc_chunk_encode(raw, 64, 10, (enum inc_mode)7, body, 128, &bl),
 	       -INC_EINVAL, "inc_chunk_encode mode 7");
-	EXPECT(inc_chunk_encode(raw, 64, 10, (enum inc_mode)3, body, 128, &bl),
-	       -INC_EINVAL, "inc_chunk_encode mode 3");
+	EXPECT(inc_chunk_encode(raw, 64, 10, (enum inc_mode)4, body, 128, &bl),
+	       -INC_EINVAL, "inc_chunk_encode mode 4");
 	EXPECT(inc_chunk_encode(raw, 9001, 10, INC_MODE_PAPER, body, 128, &bl),
 	       -INC_EINVAL, "inc_chunk_encode raw_len 9001");
 	EXPECT(inc_chunk_encode(NULL, 64, 10, INC_MODE_PAPER, body, 128, &bl),
@@ -1498,8 +1498,8 @@ static void test_args(void)
 	       -INC_EINVAL, "inc_chunk_decode k 25");
 	EXPECT(inc_chunk_decode(body, bl, 64, 10, (enum inc_mode)7, out, 64),
 	       -INC_EINVAL, "inc_chunk_decode mode 7");
-	EXPECT(inc_chunk_decode(body, bl, 64, 10, (enum inc_mode)3, out, 64),
-	       -INC_EINVAL, "inc_chunk_decode mode 3");
+	EXPECT(inc_chunk_decode(body, bl, 64, 10, (enum inc_mode)4, out, 64),
+	       -INC_EINVAL, "inc_chunk_decode mode 4");
 	EXPECT(inc_chunk_decode(body, bl, 9001, 10, INC_MODE_PAPER, dec_buf,
 				DEC_CAP),
 	       -INC_EINVAL, "inc_chunk_decode raw_len 9001");
@@ -1516,12 +1516,14 @@ static void test_args(void)
 	EXPECT(inc_chunk_decode(body, bl, 64, 10, INC_MODE_PAPER, out, 64),
 	       0, "inc_chunk_decode dst_cap = raw_len (control)");
 
-	EXPECT(inc_chunk_hist(body, bl, 64, INC_MODE_PAPER, NULL),
+	EXPECT(inc_chunk_hist(body, bl, 64, 10, INC_MODE_PAPER, NULL),
 	       -INC_EINVAL, "inc_chunk_hist hist NULL");
-	EXPECT(inc_chunk_hist(body, bl, 64, (enum inc_mode)7, &h),
+	EXPECT(inc_chunk_hist(body, bl, 64, 10, (enum inc_mode)7, &h),
 	       -INC_EINVAL, "inc_chunk_hist mode 7");
-	EXPECT(inc_chunk_hist(body, bl, 9001, INC_MODE_PAPER, &h),
+	EXPECT(inc_chunk_hist(body, bl, 9001, 10, INC_MODE_PAPER, &h),
 	       -INC_EINVAL, "inc_chunk_hist raw_len 9001");
+	EXPECT(inc_chunk_hist(body, bl, 64, 25, INC_MODE_PAPER, &h),
+	       -INC_EINVAL, "inc_chunk_hist k 25");
 
 	EXPECT(inc_compress(raw, 64, NULL, body, 128, &dl), -INC_EINVAL,
 	       "inc_compress params NULL");
@@ -1662,7 +1664,7 @@ static void test_random_bodies(void)
 				disagree++;
 		}
 		memset(&h, 0, sizeof(h));
-		if (inc_chunk_hist(body, body_len, raw_len, mode, &h) != rc0)
+		if (inc_chunk_hist(body, body_len, raw_len, k, mode, &h) != rc0)
 			hist_bad++;
 		ok_n += !rc0;
 	}

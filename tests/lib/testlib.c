@@ -271,6 +271,100 @@ size_t ref_encode_classified(const uint8_t *raw, size_t raw_len,
 	return len + (raw_len & 3);
 }
 
+/*
+ * Width mode (docs/codec.md section 12), from the text: the group's fields
+ * as a list of bits (one byte each), then packed LSB first and padded.
+ */
+static void bits_add(uint8_t *bits, size_t *nb, uint32_t v, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		bits[(*nb)++] = (uint8_t)(v >> i & 1);
+}
+
+static size_t ref_width_group(const uint8_t *cls, const int32_t *q,
+			      size_t vals, uint8_t *out)
+{
+	uint8_t bits[512];
+	size_t nb = 0, len, i;
+	unsigned int w = 0, nz = 0, nnr = 0, coded = 0, rawm = 0, dense;
+	long maxmag = 0;
+
+	for (i = 0; i < vals; i++) {
+		long m = labs((long)q[i]);
+
+		if (cls[i] == 3) {
+			rawm |= 1u << i;
+			continue;
+		}
+		nnr++;
+		if (cls[i] != 0) {
+			coded |= 1u << i;
+			nz++;
+			if (m > maxmag)
+				maxmag = m;
+		}
+	}
+	while (maxmag >> w)
+		w++;
+	dense = nnr * (1 + w) < 16 + nz * (1 + w);
+	bits_add(bits, &nb, w, 4);
+	bits_add(bits, &nb, dense, 1);
+	bits_add(bits, &nb, rawm != 0, 1);
+	if (!dense)
+		bits_add(bits, &nb, coded, 16);
+	if (rawm)
+		bits_add(bits, &nb, rawm, 16);
+	for (i = 0; i < vals; i++) {
+		if (cls[i] == 3 || (!dense && cls[i] == 0))
+			continue;
+		bits_add(bits, &nb, q[i] < 0, 1);
+		bits_add(bits, &nb, (uint32_t)labs((long)q[i]), w);
+	}
+	len = (nb + 7) / 8;
+	memset(out, 0, len);
+	for (i = 0; i < nb; i++)
+		out[i / 8] = (uint8_t)(out[i / 8] | bits[i] << (i % 8));
+	for (i = 0; i < vals; i++)
+		if (cls[i] == 3) {
+			uint8_t *p = out + len;
+
+			put_le(&p, (uint32_t)q[i], 4);
+			len += 4;
+		}
+	return len;
+}
+
+size_t ref_encode_width(const uint8_t *raw, size_t raw_len,
+			const uint8_t *cls, const int32_t *q, uint8_t *out)
+{
+	size_t n = raw_len / 4, ngroups = (n + 15) / 16, s, g, i, len = 0;
+
+	/* segments of 8 groups of 16: [mask] [present groups] */
+	for (s = 0; s < ngroups; s += 8) {
+		size_t sg = ngroups - s < 8 ? ngroups - s : 8, at = len++;
+		unsigned int mask = 0;
+
+		for (g = 0; g < sg; g++) {
+			size_t first = 16 * (s + g);
+			size_t vals = n - first < 16 ? n - first : 16;
+			int any = 0;
+
+			for (i = 0; i < vals; i++)
+				any |= cls[first + i] != 0;
+			if (!any)
+				continue;
+			mask |= 1u << g;
+			len += ref_width_group(cls + first, q + first, vals,
+					       out + len);
+		}
+		out[at] = (uint8_t)mask;
+	}
+	memcpy(out + len, raw + 4 * n, raw_len & 3);
+	return len + (raw_len & 3);
+}
+
 size_t ref_encode_body(const uint8_t *raw, size_t raw_len, unsigned int k,
 		       int mode, uint8_t *out)
 {
@@ -278,6 +372,8 @@ size_t ref_encode_body(const uint8_t *raw, size_t raw_len, unsigned int k,
 	int32_t q[2304];
 
 	ref_classify(raw, raw_len / 4, k, cls, q);
+	if (mode == 3)
+		return ref_encode_width(raw, raw_len, cls, q, out);
 	return ref_encode_classified(raw, raw_len, cls, q, mode, out);
 }
 

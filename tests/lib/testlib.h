@@ -45,7 +45,10 @@ void ref_classify(const uint8_t *raw, size_t n, unsigned int k,
 size_t ref_encode_classified(const uint8_t *raw, size_t raw_len,
 			     const uint8_t *cls, const int32_t *q, int mode,
 			     uint8_t *out);
-/* Both in one (raw_len <= 9216). */
+/* Body of a chunk in mode 3 (width) from those (out: 10000 bytes). */
+size_t ref_encode_width(const uint8_t *raw, size_t raw_len,
+			const uint8_t *cls, const int32_t *q, uint8_t *out);
+/* Both in one, any mode 1..3 (raw_len <= 9216). */
 size_t ref_encode_body(const uint8_t *raw, size_t raw_len, unsigned int k,
 		       int mode, uint8_t *out);
 /* Check decoded bytes against the original: every finite value within

@@ -603,6 +603,7 @@ static void bench_fp16(struct job *j, const char *input)
 }
 
 static unsigned int impl_mismatches;
+static const char *golden[] = { "scalar" };
 
 /*
  * The codec for one (k, mode) across implementations; every round trip
@@ -613,7 +614,8 @@ static void bench_codec(struct job *j, const char *input, unsigned int k,
 			unsigned int nimpls, uint8_t *ref)
 {
 	const char *method = mode == INC_MODE_SPARSE ? "inccodec sparse" :
-						       "inccodec paper";
+			     mode == INC_MODE_WIDTH ? "inccodec width" :
+						      "inccodec paper";
 	size_t ref_len = 0;
 	unsigned int i;
 
@@ -845,6 +847,10 @@ int main(int argc, char **argv)
 				    nimpls, ref);
 			bench_codec(&j, name, ks[ki], INC_MODE_PAPER, impls,
 				    nimpls, ref);
+			/* (width mode: one golden model, the scalar code, for
+			 * every impl) */
+			bench_codec(&j, name, ks[ki], INC_MODE_WIDTH, golden, 1,
+				    ref);
 		}
 	}
 	summary(ks, nks);

@@ -42,6 +42,8 @@ size_t inc_chunk_bound(size_t raw_len, enum inc_mode mode)
 		return b;
 	case INC_MODE_SPARSE:
 		return b + (groups + INC_SEGMENT_GROUPS - 1) / INC_SEGMENT_GROUPS;
+	case INC_MODE_WIDTH:
+		return inc_width_bound(n) + (raw_len & 3);
 	}
 	return 0;
 }
@@ -49,7 +51,7 @@ size_t inc_chunk_bound(size_t raw_len, enum inc_mode mode)
 static int mode_ok(enum inc_mode mode)
 {
 	return mode == INC_MODE_STORED || mode == INC_MODE_PAPER ||
-	       mode == INC_MODE_SPARSE;
+	       mode == INC_MODE_SPARSE || mode == INC_MODE_WIDTH;
 }
 
 static int k_ok(unsigned int k)
@@ -92,8 +94,11 @@ int inc_chunk_encode(const void *raw, size_t raw_len, unsigned int k,
 	bound = inc_chunk_bound(raw_len, mode);
 	if (dst_cap < bound + INC_ENC_SLACK)
 		out = tmp;
-	len = inc_impl_current()->encode(in, n, k, mode == INC_MODE_SPARSE,
-					 out);
+	if (mode == INC_MODE_WIDTH)
+		len = inc_width_encode(in, n, k, out);
+	else
+		len = inc_impl_current()->encode(in, n, k,
+						 mode == INC_MODE_SPARSE, out);
 	if (len + tail > dst_cap)
 		return -INC_ENOSPC;
 	if (out != dst)
@@ -122,8 +127,12 @@ static int decode(const struct inc_impl *im, const uint8_t *body,
 	}
 	if (body_len < tail)
 		return -INC_ECORRUPT;
-	err = im->decode(body, body_len - tail, n, k,
-			 mode == INC_MODE_SPARSE, dst, &used, hist);
+	if (mode == INC_MODE_WIDTH)
+		err = inc_width_decode(body, body_len - tail, n, k, dst, &used,
+				       hist);
+	else
+		err = im->decode(body, body_len - tail, n, k,
+				 mode == INC_MODE_SPARSE, dst, &used, hist);
 	if (err)
 		return err;
 	if (used != body_len - tail)
@@ -147,15 +156,15 @@ int inc_chunk_decode(const void *body, size_t body_len, size_t raw_len,
 }
 
 int inc_chunk_hist(const void *body, size_t body_len, size_t raw_len,
-		   enum inc_mode mode, struct inc_hist *h)
+		   unsigned int k, enum inc_mode mode, struct inc_hist *h)
 {
 	uint8_t tmp[INC_CHUNK_MAX_BYTES];
 
 	if ((!body && body_len) || !h || raw_len > INC_CHUNK_MAX_BYTES ||
-	    !mode_ok(mode))
+	    !k_ok(k) || !mode_ok(mode))
 		return -INC_EINVAL;
-	return decode(&inc_scalar_impl, body, body_len, raw_len, INC_K_MIN,
-		      mode, tmp, h);
+	return decode(&inc_scalar_impl, body, body_len, raw_len, k, mode, tmp,
+		      h);
 }
 
 void inc_chunk_hdr_pack(const struct inc_chunk_hdr *h, uint8_t out[8])

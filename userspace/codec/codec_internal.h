@@ -138,6 +138,18 @@ struct inc_impl {
 			 uint8_t *dst);
 };
 
+/*
+ * Width mode (chunk_width.c): the golden model, which every implementation
+ * uses for it. encode: n values at raw to dst (inc_width_bound(n) bytes);
+ * returns the bytes written. decode: as struct inc_impl's.
+ */
+size_t inc_width_bound(size_t n);
+size_t inc_width_encode(const uint8_t *raw, size_t n, unsigned int k,
+			uint8_t *dst);
+int inc_width_decode(const uint8_t *body, size_t body_len, size_t n,
+		     unsigned int k, uint8_t *dst, size_t *used,
+		     struct inc_hist *hist);
+
 extern const struct inc_impl inc_scalar_impl;
 extern const struct inc_impl inc_avx2_impl;
 extern const struct inc_impl inc_avx512_impl;

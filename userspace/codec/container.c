@@ -86,7 +86,8 @@ int inc_compress_with(const struct inc_chunk_coder *coder, const void *src,
 
 	if (!coder || (!src && src_len) || !p || !dst || !dst_len ||
 	    p->k < INC_K_MIN || p->k > INC_K_MAX ||
-	    (p->mode != INC_MODE_PAPER && p->mode != INC_MODE_SPARSE))
+	    (p->mode != INC_MODE_PAPER && p->mode != INC_MODE_SPARSE &&
+	     p->mode != INC_MODE_WIDTH))
 		return -INC_EINVAL;
 	cb = p->chunk_bytes ? p->chunk_bytes : INC_FILE_CHUNK_BYTES;
 	if (!chunk_bytes_ok(cb))
@@ -161,7 +162,8 @@ int inc_file_info(const void *src, size_t src_len, struct inc_file_info *fi)
 		return -INC_ETRUNC;
 	if (inc_get32(in + FH_CRC) != inc_crc32c(0, in, FH_CRC))
 		return -INC_ECHECKSUM;
-	if ((in[FH_MODE] != INC_MODE_PAPER && in[FH_MODE] != INC_MODE_SPARSE) ||
+	if ((in[FH_MODE] != INC_MODE_PAPER && in[FH_MODE] != INC_MODE_SPARSE &&
+	     in[FH_MODE] != INC_MODE_WIDTH) ||
 	    in[FH_K] < INC_K_MIN || in[FH_K] > INC_K_MAX)
 		return -INC_EUNSUPP;
 	values = inc_get64(in + FH_VALUES);
@@ -276,7 +278,7 @@ int inc_file_hist(const void *src, size_t src_len, struct inc_hist *hist)
 		err = next_chunk(in, src_len, &off, &fi, i, &h);
 		if (!err)
 			err = inc_chunk_hist(in + body, h.body_len, h.raw_len,
-					     (enum inc_mode)h.mode, hist);
+					     h.k, (enum inc_mode)h.mode, hist);
 		if (err)
 			return err;
 	}

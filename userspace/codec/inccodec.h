@@ -24,6 +24,9 @@ extern "C" {
 #define INC_GROUP_VALUES	8
 /* Groups per sparse-mode segment (one mask byte each). */
 #define INC_SEGMENT_GROUPS	8
+/* Values per width-mode group (docs/codec.md section 12); segments of
+ * INC_SEGMENT_GROUPS of them. */
+#define INC_WIDTH_GROUP_VALUES	16
 /* Largest chunk (one packet payload): 9000 bytes, 2250 values. */
 #define INC_CHUNK_MAX_BYTES	9000u
 #define INC_CHUNK_MAX_VALUES	(INC_CHUNK_MAX_BYTES / 4)
@@ -43,6 +46,7 @@ enum inc_mode {
 	INC_MODE_STORED = 0,	/* body is the raw bytes */
 	INC_MODE_PAPER = 1,	/* seed layout: 2-bit tag per value */
 	INC_MODE_SPARSE = 2,	/* paper + one mask bit per group */
+	INC_MODE_WIDTH = 3,	/* per group of 16: bit width, sign + w bits */
 };
 
 /* Value classes (2-bit tags). */
@@ -126,7 +130,7 @@ struct inc_hist {
 	uint64_t groups;	/* all groups in compressed chunks */
 };
 int inc_chunk_hist(const void *body, size_t body_len, size_t raw_len,
-		   enum inc_mode mode, struct inc_hist *h);
+		   unsigned int k, enum inc_mode mode, struct inc_hist *h);
 
 /* ---- files ----------------------------------------------------------- */
 

@@ -15,10 +15,11 @@
 void cli_usage(FILE *f, const char *prog)
 {
 	fprintf(f,
-		"usage: %s compress -k K [--mode paper|sparse] [--chunk BYTES] IN OUT\n"
+		"usage: %s compress -k K [--mode paper|sparse|width] [--chunk BYTES] IN OUT\n"
 		"       %s decompress IN OUT\n"
 		"IN and OUT may be - for stdin and stdout. K is 1..24: values come\n"
-		"back within 2^-K. Mode sparse (default) elides all-zero groups.\n",
+		"back within 2^-K. Mode sparse (default) elides all-zero groups;\n"
+		"width codes each group of 16 values in the bits of its largest.\n",
 		prog, prog);
 }
 
@@ -62,8 +63,10 @@ int cli_compress(const char *prog, const struct inc_chunk_coder *coder,
 				p.mode = INC_MODE_PAPER;
 			} else if (!strcmp(optarg, "sparse")) {
 				p.mode = INC_MODE_SPARSE;
+			} else if (!strcmp(optarg, "width")) {
+				p.mode = INC_MODE_WIDTH;
 			} else {
-				fprintf(stderr, "%s: --mode must be paper or sparse, not '%s'\n",
+				fprintf(stderr, "%s: --mode must be paper, sparse or width, not '%s'\n",
 					prog, optarg);
 				return 2;
 			}

@@ -69,7 +69,8 @@ static int cmd_stat(int argc, char **argv)
 	}
 	printf("file          %s\n", path);
 	printf("format        version %u, mode %s, k %u (error bound 2^-%u = %.9g)\n",
-	       fi.version, fi.mode == INC_MODE_PAPER ? "paper" : "sparse", fi.k,
+	       fi.version, fi.mode == INC_MODE_PAPER ? "paper" :
+	       fi.mode == INC_MODE_WIDTH ? "width" : "sparse", fi.k,
 	       fi.k, ldexp(1.0, -(int)fi.k));
 	printf("values        %llu (+%u trailing bytes), %llu bytes\n",
 	       (unsigned long long)fi.values, fi.tail,
@@ -85,7 +86,7 @@ static int cmd_stat(int argc, char **argv)
 	       (unsigned long long)h.cls[3], pct(h.cls[3], fi.values));
 	printf("stored        %llu values in chunks sent as is (%.2f%%)\n",
 	       (unsigned long long)h.stored, pct(h.stored, fi.values));
-	if (fi.mode == INC_MODE_SPARSE)
+	if (fi.mode == INC_MODE_SPARSE || fi.mode == INC_MODE_WIDTH)
 		printf("zero groups   %llu of %llu groups elided (%.2f%%)\n",
 		       (unsigned long long)h.zero_groups,
 		       (unsigned long long)h.groups,

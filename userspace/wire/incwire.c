@@ -278,8 +278,9 @@ int incw_rx(const uint8_t *f, size_t len, uint8_t *out, size_t *out_len)
 		return INCW_RX_DROP_HEADER;
 	if (seg_csum(f, &fr, INCW_PROTO, 6) != be16(shim + 6))
 		return INCW_RX_DROP_CSUM;
+	/* (width mode: the NIC does not decode it yet, docs/codec.md 12) */
 	if (inc_chunk_hdr_parse(shim + 8, &ch) || ch.mode == INC_MODE_STORED ||
-	    !ch.raw_len)
+	    ch.mode == INC_MODE_WIDTH || !ch.raw_len)
 		return INCW_RX_DROP_HEADER;
 	raw_len = ch.raw_len;
 	body_len = ch.body_len;
