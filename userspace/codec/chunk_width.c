@@ -24,41 +24,52 @@ static unsigned int bit_width(uint32_t x)
 
 /* ---- bits, LSB first, within one group ---- */
 
+/* bits go into acc above the nacc already there; whole bytes leave it */
 struct bitw {
-	uint8_t *p;		/* the group's first byte */
-	unsigned int pos;	/* bits written */
+	uint8_t *p;		/* the next byte to write */
+	uint64_t acc;
+	unsigned int nacc;	/* bits in acc, < 8 between calls */
 };
 
+/* v's low n bits (n <= 16, v < 2^n) */
 static void put_bits(struct bitw *w, uint32_t v, unsigned int n)
 {
-	unsigned int i;
-
-	for (i = 0; i < n; i++, w->pos++) {
-		uint8_t *b = w->p + w->pos / 8;
-
-		if (w->pos % 8 == 0)
-			*b = 0;
-		*b = (uint8_t)(*b | ((v >> i) & 1) << (w->pos % 8));
+	w->acc |= (uint64_t)v << w->nacc;
+	w->nacc += n;
+	while (w->nacc >= 8) {
+		*w->p++ = (uint8_t)w->acc;
+		w->acc >>= 8;
+		w->nacc -= 8;
 	}
+}
+
+/* the last byte, its high bits 0 */
+static void put_pad(struct bitw *w)
+{
+	if (w->nacc)
+		*w->p++ = (uint8_t)w->acc;
+	w->acc = 0;
+	w->nacc = 0;
 }
 
 struct bitr {
 	const uint8_t *p;
 	size_t avail;		/* bytes readable at p */
-	unsigned int pos;
+	unsigned int pos;	/* bits read */
 };
 
-/* n bits at the read position; -1 past the available bytes */
+/* n bits (n <= 16) at the read position; -1 past the available bytes */
 static int64_t get_bits(struct bitr *r, unsigned int n)
 {
+	unsigned int at = r->pos / 8, sh = r->pos % 8, i;
 	uint32_t v = 0;
-	unsigned int i;
 
 	if ((size_t)(r->pos + n + 7) / 8 > r->avail)
 		return -1;
-	for (i = 0; i < n; i++, r->pos++)
-		v |= (uint32_t)(r->p[r->pos / 8] >> (r->pos % 8) & 1) << i;
-	return v;
+	for (i = 0; i * 8 < sh + n; i++)	/* the bytes the bits touch */
+		v |= (uint32_t)r->p[at + i] << (8 * i);
+	r->pos += n;
+	return (v >> sh) & ((1u << n) - 1);
 }
 
 /* the group's coded fields, from its values */
@@ -108,7 +119,7 @@ static void classify_group(const uint8_t *in, unsigned int cnt,
 /* the group's bytes at p (bound: 3 + 33 + 64); returns them */
 static size_t group_put(const struct wgroup *g, uint8_t *p)
 {
-	struct bitw w = { p, 0 };
+	struct bitw w = { p, 0, 0 };
 	size_t len;
 	unsigned int i;
 
@@ -127,7 +138,8 @@ static size_t group_put(const struct wgroup *g, uint8_t *p)
 		put_bits(&w, g->neg[i], 1);
 		put_bits(&w, g->mag[i], g->w);
 	}
-	len = (w.pos + 7) / 8;
+	put_pad(&w);
+	len = (size_t)(w.p - p);
 	for (i = 0; i < g->cnt; i++)
 		if (g->raw >> i & 1) {
 			inc_put32(p + len, g->bits[i]);
