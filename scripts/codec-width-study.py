@@ -104,13 +104,18 @@ def paper_bits(mag, raw, n0, n1, sparse):
     return int(gbits[present].sum()) + 8 * ((ngroups + 7) // 8)
 
 
-def width_bits(mag, raw, n0, n1, g, dense=False, byte=False, seg=0):
+def group_stats(mag, raw, n0, n1, g):
+    """per group of g values in [n0, n1): nonzero values, RAW values, the
+    width of the largest |q|, whether it is all ZERO; and the group count"""
     mg = group_view(mag, g, n0, n1)
     rw = group_view(raw.astype(np.int64), g, n0, n1)
     nz = (mg != 0).sum(axis=1)
     nraw = rw.sum(axis=1)
-    w = width(mg.max(axis=1))
-    empty = (nz == 0) & (nraw == 0)
+    return nz, nraw, width(mg.max(axis=1)), (nz == 0) & (nraw == 0), mg.shape[0]
+
+
+def width_bits(mag, raw, n0, n1, g, dense=False, byte=False, seg=0):
+    nz, nraw, w, empty, ngroups = group_stats(mag, raw, n0, n1, g)
     # mask form: width, mask, sign + w per nonzero; RAW: escape + RAW mask
     body_mask = 5 + g + nz * (1 + w)
     body_raw = 5 + g + g + nraw * 32 + nz * (1 + 15)
@@ -124,18 +129,13 @@ def width_bits(mag, raw, n0, n1, g, dense=False, byte=False, seg=0):
         gb = np.where(empty, gb, (gb + 7) // 8 * 8)
     extra = 0
     if seg:
-        extra = ((mg.shape[0] + seg - 1) // seg) * seg  # the flags, up front
+        extra = ((ngroups + seg - 1) // seg) * seg  # the flags, up front
     return int(gb.sum()) + extra
 
 
 def spec_bits(mag, raw, n0, n1, aligned=False):
     g = 16
-    mg = group_view(mag, g, n0, n1)
-    rw = group_view(raw.astype(np.int64), g, n0, n1)
-    nz = (mg != 0).sum(axis=1)
-    nraw = rw.sum(axis=1)
-    w = width(mg.max(axis=1))
-    empty = (nz == 0) & (nraw == 0)
+    nz, nraw, w, empty, ngroups = group_stats(mag, raw, n0, n1, g)
     rawmask = np.where(nraw > 0, 16, 0)
     if aligned:
         # header byte, masks in bytes, the values' bits padded to a byte
@@ -148,7 +148,6 @@ def spec_bits(mag, raw, n0, n1, aligned=False):
         bits = 6 + rawmask + np.minimum(mask_form, dense_form)
         bits = 8 * ((bits + 7) // 8)
     body = bits + 32 * nraw
-    ngroups = mg.shape[0]
     return int(body[~empty].sum()) + 8 * ((ngroups + 7) // 8)
 
 

@@ -59,26 +59,20 @@ ok $? "a hand-edited inc_nic_regs.vh fails the check"
 ok $? "writing gives the checked-in file byte for byte"
 
 # bad input: a missing header, a bit that does not fit, a name twice, no
-# constants; exit 2 with a message, and no output file written
-"$GEN" "$T/none.h" "$T/o1.vh" 2>"$T/err"
-rc=$?
-[ $rc -eq 2 ] && grep -q "none.h" "$T/err" && [ ! -e "$T/o1.vh" ]
-ok $? "a missing header: exit 2, a message naming it, nothing written (exit $rc)"
-printf '#define INC_BIG\t\t(1u << 40)\n' >"$T/big.h"
-"$GEN" "$T/big.h" "$T/o2.vh" 2>"$T/err"
-rc=$?
-[ $rc -eq 2 ] && grep -q "INC_BIG" "$T/err" && [ ! -e "$T/o2.vh" ]
-ok $? "a bit past 31: exit 2 naming it, nothing written (exit $rc)"
-printf '#define INC_A\t\t1\n#define INC_A\t\t2\n' >"$T/twice.h"
-"$GEN" "$T/twice.h" "$T/o3.vh" 2>"$T/err"
-rc=$?
-[ $rc -eq 2 ] && grep -q "INC_A defined twice" "$T/err" && [ ! -e "$T/o3.vh" ]
-ok $? "a name defined twice: exit 2, nothing written (exit $rc)"
-printf '/* nothing */\n' >"$T/empty.h"
-"$GEN" "$T/empty.h" "$T/o4.vh" 2>"$T/err"
-rc=$?
-[ $rc -eq 2 ] && grep -q "no constants" "$T/err" && [ ! -e "$T/o4.vh" ]
-ok $? "a header with no constants: exit 2, nothing written (exit $rc)"
+# constants; exit 2 with a message, and no output file written.
+# bad_input DESC HEADER-TEXT|- MESSAGE ("-": no header file at all)
+bad_input() {
+	local h=$T/bad$n.h out=$T/bad$n.vh rc
+	[ "$2" = - ] || printf '%b' "$2" >"$h"
+	"$GEN" "$h" "$out" 2>"$T/err"
+	rc=$?
+	[ $rc -eq 2 ] && grep -q "$3" "$T/err" && [ ! -e "$out" ]
+	ok $? "$1: exit 2, a message ('$3'), nothing written (exit $rc)"
+}
+bad_input "a missing header" - "bad$n.h"
+bad_input "a bit past 31" '#define INC_BIG\t\t(1u << 40)\n' INC_BIG
+bad_input "a name defined twice" '#define INC_A\t\t1\n#define INC_A\t\t2\n' "INC_A defined twice"
+bad_input "a header with no constants" '/* nothing */\n' "no constants"
 
 echo "1..$n"
 [ $bad -eq 0 ]
