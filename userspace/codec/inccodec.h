@@ -122,7 +122,7 @@ void inc_chunk_hdr_pack(const struct inc_chunk_hdr *h, uint8_t out[8]);
 /* Parse and validate a chunk header (mode, k, lengths, reserved bits). */
 int inc_chunk_hdr_parse(const uint8_t in[8], struct inc_chunk_hdr *h);
 
-/* Per-class value counts of a body (for statistics). */
+/* Per-class value counts of a body (for statistics), decoded with its k. */
 struct inc_hist {
 	uint64_t cls[4];	/* values by class, in compressed chunks */
 	uint64_t stored;	/* values in stored chunks */
