@@ -42,6 +42,7 @@
 #define INC_FEAT_STATS64	(1u << 9)
 #define INC_FEAT_LINK_SPEED	(1u << 10)	/* LINK_SPEED is valid (v1.1) */
 #define INC_FEAT_QFLUSH		(1u << 11)	/* QFLUSH is valid (v1.2) */
+#define INC_FEAT_MODE_WIDTH	(1u << 12)	/* mode 3 (width); not in the RTL yet */
 
 #define INC_CONFIG_LANES(c)	((c) & 0xff)
 #define INC_CONFIG_QUEUES(c)	(((c) >> 8) & 0xff)
@@ -147,6 +148,7 @@
 #define INC_TXD_COMPRESS	(1u << 0)	/* flags */
 #define INC_MODE_PAPER		1
 #define INC_MODE_SPARSE		2
+#define INC_MODE_WIDTH		3
 
 #define INC_RXD_BYTES		16
 #define INC_RXD_ADDR		0	/* u64 */

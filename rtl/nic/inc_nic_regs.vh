@@ -47,6 +47,8 @@ localparam [31:0] INC_FEAT_LINK_SPEED = 32'h00000400;   // LINK_SPEED is valid (
 localparam integer INC_FEAT_LINK_SPEED_BIT = 10;
 localparam [31:0] INC_FEAT_QFLUSH = 32'h00000800;   // QFLUSH is valid (v1.2)
 localparam integer INC_FEAT_QFLUSH_BIT = 11;
+localparam [31:0] INC_FEAT_MODE_WIDTH = 32'h00001000;   // mode 3 (width); not in the RTL yet
+localparam integer INC_FEAT_MODE_WIDTH_BIT = 12;
 
 // ---- 0x0100 control ----
 localparam [31:0] INC_CTRL = 32'h00000100;
@@ -130,6 +132,7 @@ localparam [31:0] INC_TXD_COMPRESS = 32'h00000001;   // flags
 localparam integer INC_TXD_COMPRESS_BIT = 0;
 localparam [31:0] INC_MODE_PAPER = 32'h00000001;
 localparam [31:0] INC_MODE_SPARSE = 32'h00000002;
+localparam [31:0] INC_MODE_WIDTH = 32'h00000003;
 localparam [31:0] INC_RXD_BYTES = 32'h00000010;
 localparam [31:0] INC_RXD_ADDR = 32'h00000000;   // u64
 localparam [31:0] INC_RXD_BUF_LEN = 32'h00000008;   // u16

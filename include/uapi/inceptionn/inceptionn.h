@@ -25,6 +25,7 @@
 
 #define INC_GRAD_MODE_PAPER	1	/* the MICRO 2018 layout */
 #define INC_GRAD_MODE_SPARSE	2	/* zero-group mask (docs/codec.md) */
+#define INC_GRAD_MODE_WIDTH	3	/* per-group bit width (docs/codec.md 12) */
 
 #define INC_GRAD_K_MIN		1
 #define INC_GRAD_K_MAX		24
