@@ -3,10 +3,11 @@
 #
 # incgrad over loopback, no VM and no inceptionn module: TCP and UDP, IPv4
 # and IPv6, unmarked transfers bit-exact, --emulate-nic within 2^-k for
-# several k and both modes, real gradients, damaged transfers (--test-drop,
-# --test-corrupt, --test-stop, forged protocol records) detected as failures,
-# --mark refused cleanly, the verify subcommand on crafted files, file and
-# usage errors. TAP output. Every process runs under timeout(1).
+# several k and every mode (paper, sparse, width), real gradients, damaged
+# transfers (--test-drop, --test-corrupt, --test-stop, forged protocol
+# records) detected as failures, --mark refused cleanly, the verify
+# subcommand on crafted files, file and usage errors. TAP output. Every
+# process runs under timeout(1).
 # usage: BUILD=build tests/incgrad/test_incgrad.sh   (or INCGRAD=path/to/incgrad)
 set -u
 BUILD=${BUILD:-build}
@@ -217,8 +218,9 @@ r=$?
 ok $r "udp --test-swap: reordered messages reassembled bit-exact"
 [ $r -eq 0 ] || diag "$T/swap-s.json" "$T/swap-s.err"
 
-# ---- --emulate-nic: within 2^-k, several k, both modes ----------------------------
-for spec in tcp:2:paper tcp:10:sparse tcp:20:paper udp:6:sparse udp:10:paper udp:16:sparse; do
+# ---- --emulate-nic: within 2^-k, several k, every mode ---------------------------
+for spec in tcp:2:paper tcp:10:sparse tcp:20:paper udp:6:sparse udp:10:paper udp:16:sparse \
+	tcp:10:width udp:8:width tcp:24:width; do
 	IFS=: read -r proto k mode <<<"$spec"
 	u=
 	[ $proto = udp ] && u=--udp
@@ -425,8 +427,9 @@ def seal(b):
 mode, port = sys.argv[1], int(sys.argv[2])
 s = socket.create_connection(('127.0.0.1', port))
 data = bytes(range(256)) * 16                  # 4096 bytes, 1024 floats
+hmode = {'width': 3, 'mode4': 4}.get(mode, 2)  # the hello's mode byte
 hello = seal(struct.pack('<IHHQQIIIBB6x', 0x48524749, 2, 0, len(data), 2, 2048, 1,
-                         crc32c(data), 10, 2))
+                         crc32c(data), 10, hmode))
 def msg(seq, off, n, magic=0x4d524749):
     return seal(struct.pack('<IIIIQI', magic, seq, 0, n, off, crc32c(data[off:off + n])))
 if mode == 'garbage':
@@ -436,7 +439,10 @@ elif mode == 'shorthello':
 else:
     s.sendall(hello)
     r = s.recv(16)
-    assert len(r) == 16 and r[:4] == b'IGRA' and r[6:8] == b'\0\0', r
+    if mode == 'mode4':     # status 3: invalid transfer parameters
+        assert len(r) == 16 and r[:4] == b'IGRA' and r[6:8] == b'\3\0', r
+    else:
+        assert len(r) == 16 and r[:4] == b'IGRA' and r[6:8] == b'\0\0', r
     if mode == 'badcrc':
         h = bytearray(msg(0, 0, 2048)); h[9] ^= 1
         s.sendall(bytes(h) + data[:2048])
@@ -445,7 +451,7 @@ else:
     elif mode == 'badend':
         s.sendall(msg(0, 0, 2048) + data[:2048] + msg(1, 2048, 2048) + data[2048:])
         s.sendall(seal(struct.pack('<IIIIQI', 0x45524749, 3, 1, 0, 4096, 0)))
-    elif mode == 'good':
+    elif mode in ('good', 'width'):
         s.sendall(msg(0, 0, 2048) + data[:2048] + msg(1, 2048, 2048) + data[2048:])
         s.sendall(seal(struct.pack('<IIIIQI', 0x45524749, 2, 1, 0, 4096, 0)))
         r = s.recv(72)
@@ -454,15 +460,17 @@ time.sleep(0.2)
 s.close()
 EOF
 }
-for spec in "good:0:pass" "garbage:3:bad magic" "shorthello:3:short handshake" \
-	"badcrc:3:CRC-32C mismatch" "outofseq:3:out of sequence" "badend:3:end record says"; do
+for spec in "good:0:pass" "width:0:pass" "mode4:3:mode 4" "garbage:3:bad magic" \
+	"shorthello:3:short handshake" "badcrc:3:CRC-32C mismatch" "outofseq:3:out of sequence" \
+	"badend:3:end record says"; do
 	IFS=: read -r mode want text <<<"$spec"
 	if serve forge-$mode; then
 		forge "$mode" "$port" >"$T/forge-$mode.py" 2>&1
 		fr=$?
 		reap
 		[ "$fr" -eq 0 ] && [ "$src" -eq "$want" ] &&
-			{ [ "$want" -eq 0 ] && j "$T/forge-$mode.json" "j['result'] == 'pass'" ||
+			{ [ "$want" -eq 0 ] && j "$T/forge-$mode.json" "j['result'] == 'pass' and
+				j['mode'] == ('width' if '$mode' == 'width' else 'sparse')" ||
 			  j "$T/forge-$mode.json" "j['result'] == 'error' and '$text' in j['reason']"; }
 		r=$?
 	else
@@ -569,7 +577,7 @@ expect 2 "needs HOST and FILE" "client without FILE" -- "$IG" client 127.0.0.1
 expect 2 "1\.\.24" "client -k 0" -- "$IG" client 127.0.0.1 "$G" -k 0
 expect 2 "1\.\.24" "client -k 25" -- "$IG" client 127.0.0.1 "$G" -k 25
 expect 2 "1\.\.24" "client --k ten" -- "$IG" client 127.0.0.1 "$G" --k ten
-expect 2 "paper or sparse" "client --mode dense" -- "$IG" client 127.0.0.1 "$G" --mode dense
+expect 2 "paper, sparse or width" "client --mode dense" -- "$IG" client 127.0.0.1 "$G" --mode dense
 expect 2 "exclude each other" "--no-mark with --emulate-nic" -- "$IG" client 127.0.0.1 "$G" --no-mark --emulate-nic
 expect 2 "for --udp" "--test-drop without --udp" -- "$IG" client 127.0.0.1 "$G" --test-drop 3
 expect 2 "multiple of 4" "--msg 6" -- "$IG" client 127.0.0.1 "$G" --msg 6

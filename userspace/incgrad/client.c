@@ -27,6 +27,11 @@
 #include "util.h"
 #include "verify.h"
 
+/* the hello's mode byte is the socket option's mode */
+_Static_assert(IG_MODE_PAPER == INC_GRAD_MODE_PAPER, "paper mode");
+_Static_assert(IG_MODE_SPARSE == INC_GRAD_MODE_SPARSE, "sparse mode");
+_Static_assert(IG_MODE_WIDTH == INC_GRAD_MODE_WIDTH, "width mode");
+
 struct client {
 	const struct ig_client_opts *o;
 	uint8_t *file;		/* the original */

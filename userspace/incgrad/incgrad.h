@@ -10,6 +10,8 @@
 
 #include <stdint.h>
 
+#include "proto.h"
+
 /* exit status of every subcommand */
 #define IG_EXIT_OK	0	/* transfer verified / passed */
 #define IG_EXIT_FAIL	1	/* verification failed */
@@ -67,7 +69,9 @@ int ig_server(const struct ig_server_opts *o);
 
 static inline const char *ig_mode_str(unsigned int mode)
 {
-	return mode == 1 ? "paper" : mode == 2 ? "sparse" : "?";
+	return mode == IG_MODE_PAPER ? "paper" :
+	       mode == IG_MODE_SPARSE ? "sparse" :
+	       mode == IG_MODE_WIDTH ? "width" : "?";
 }
 
 #endif

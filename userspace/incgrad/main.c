@@ -21,7 +21,7 @@ static const char usage_text[] =
 "                 [--verify FILE] [--save FILE] [--allow-loss] [--json]\n"
 "                 [--timeout SEC] [--udp-wait MS] [--max-bytes N]\n"
 "  incgrad client HOST FILE [--port P] [-4|-6] [--udp] [--k K]\n"
-"                 [--mode paper|sparse] [--mark|--no-mark|--emulate-nic]\n"
+"                 [--mode paper|sparse|width] [--mark|--no-mark|--emulate-nic]\n"
 "                 [--msg BYTES] [--mtu BYTES|auto] [--rate BITS] [--repeat N]\n"
 "                 [--json] [--timeout SEC]\n"
 "                 [--test-drop N] [--test-mispair N] [--test-swap]\n"
@@ -127,8 +127,10 @@ static int cmd_client(int argc, char **argv)
 				o.mode = IG_MODE_PAPER;
 			else if (!strcmp(optarg, "sparse"))
 				o.mode = IG_MODE_SPARSE;
+			else if (!strcmp(optarg, "width"))
+				o.mode = IG_MODE_WIDTH;
 			else
-				return usage("--mode must be paper or sparse",
+				return usage("--mode must be paper, sparse or width",
 					     optarg);
 			break;
 		case O_NO_MARK:

@@ -50,6 +50,7 @@
 /* codec modes, as in inceptionn.h */
 #define IG_MODE_PAPER		1
 #define IG_MODE_SPARSE		2
+#define IG_MODE_WIDTH		3
 
 /* reply status */
 enum ig_status {

@@ -162,7 +162,8 @@ static int hello(struct sess *s)
 	else if (h->k < INC_K_MIN || h->k > INC_K_MAX)
 		snprintf(d, sizeof(d), "k %u not in %d..%d", h->k, INC_K_MIN,
 			 INC_K_MAX);
-	else if (h->mode != IG_MODE_PAPER && h->mode != IG_MODE_SPARSE)
+	else if (h->mode != IG_MODE_PAPER && h->mode != IG_MODE_SPARSE &&
+		 h->mode != IG_MODE_WIDTH)
 		snprintf(d, sizeof(d), "mode %u", h->mode);
 	else if (!h->file_len || h->file_len % 4)
 		snprintf(d, sizeof(d), "file length %llu is not a positive "
