@@ -96,7 +96,7 @@ struct inc_rings {
 struct inc_sw_stats {
 	u64 tx_packets, tx_bytes, tx_errors, tx_dropped;
 	u64 tx_marked, tx_marked_bytes, tx_compressed, tx_plain_peer;
-	u64 tx_plain_retrans;
+	u64 tx_plain_retrans, tx_plain_feature;
 	u64 rx_packets, rx_bytes, rx_dropped, rx_errors, rx_restored;
 	struct u64_stats_sync syncp;
 };

@@ -26,7 +26,7 @@ static const struct {
 	INC_SW_STAT(tx_errors), INC_SW_STAT(tx_dropped),
 	INC_SW_STAT(tx_marked), INC_SW_STAT(tx_marked_bytes),
 	INC_SW_STAT(tx_compressed), INC_SW_STAT(tx_plain_peer),
-	INC_SW_STAT(tx_plain_retrans),
+	INC_SW_STAT(tx_plain_retrans), INC_SW_STAT(tx_plain_feature),
 	INC_SW_STAT(rx_packets), INC_SW_STAT(rx_bytes),
 	INC_SW_STAT(rx_dropped), INC_SW_STAT(rx_errors),
 	INC_SW_STAT(rx_restored),

@@ -589,7 +589,8 @@ static int inc_mark_setsockopt(struct sock *sk, int optval, sockptr_t arg,
 		return -EINVAL;
 	if (g.enable && (g.k < INC_GRAD_K_MIN || g.k > INC_GRAD_K_MAX ||
 			 (g.mode != INC_GRAD_MODE_PAPER &&
-			  g.mode != INC_GRAD_MODE_SPARSE)))
+			  g.mode != INC_GRAD_MODE_SPARSE &&
+			  g.mode != INC_GRAD_MODE_WIDTH)))
 		return -EINVAL;
 	if (g.enable) {
 		int err = inc_mark_allowed(sk);
@@ -796,6 +797,7 @@ int inc_mark_init(void)
 
 	BUILD_BUG_ON(INC_GRAD_MODE_PAPER != INC_MODE_PAPER);
 	BUILD_BUG_ON(INC_GRAD_MODE_SPARSE != INC_MODE_SPARSE);
+	BUILD_BUG_ON(INC_GRAD_MODE_WIDTH != INC_MODE_WIDTH);
 
 	WRITE_ONCE(inc_mark_live, true);
 	/* the destruction hook first: no entry may exist without it */

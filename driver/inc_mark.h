@@ -14,7 +14,7 @@
 
 struct inc_mark {
 	u8 k;		/* error bound 2^-k */
-	u8 mode;	/* INC_MODE_PAPER or INC_MODE_SPARSE */
+	u8 mode;	/* INC_MODE_PAPER, _SPARSE or _WIDTH */
 	u16 range_off;	/* the range's offset in the L4 payload */
 	u16 range_len;	/* its length, a multiple of 4 */
 	u8 retrans;	/* TCP: RTO retransmissions without progress */

@@ -2,7 +2,9 @@
 /*
  * inceptionn NIC: transmit. One descriptor per linear frame; for a frame of
  * a marked socket, the byte range the NIC compresses (inc_mark.c), unless
- * the NIC lacks the feature or the peer cannot restore it (inc_peers.c).
+ * the NIC lacks the feature (a mode it does not advertise, such as width
+ * on today's RTL) or the peer cannot restore it (inc_peers.c). Each marked
+ * frame sent plain is counted by why (drv_tx_plain_*).
  *
  * Ownership of the ring: prod is written only by inc_xmit(), clean only by
  * NAPI (inc_tx_clean()); a slot is complete before prod moves past it
@@ -59,6 +61,8 @@ static bool inc_can_compress(const struct inc_priv *p,
 		return false;
 	if (m->mode == INC_MODE_SPARSE && !(f & INC_FEAT_MODE_SPARSE))
 		return false;
+	if (m->mode == INC_MODE_WIDTH && !(f & INC_FEAT_MODE_WIDTH))
+		return false;
 	if (!m->l3.v4 && !(f & INC_FEAT_IPV6))
 		return false;
 	if (m->l3.vlan && !(f & INC_FEAT_VLAN))
@@ -85,8 +89,12 @@ netdev_tx_t inc_xmit(struct sk_buff *skb, struct net_device *ndev)
 		dev_kfree_skb_any(skb);
 		goto dropped;
 	}
-	marked = inc_mark_frame(skb, &m) && inc_can_compress(p, skb, &m);
-	if (marked && inc_peers_plain(p->peers, &m.l3)) {
+	marked = inc_mark_frame(skb, &m);
+	if (marked && !inc_can_compress(p, skb, &m)) {
+		/* the NIC lacks what it needs (its mode, IPv6, VLAN) */
+		marked = false;
+		inc_stat_inc(st, &st->tx_plain_feature);
+	} else if (marked && inc_peers_plain(p->peers, &m.l3)) {
 		/* the peer cannot restore it: send it as it is */
 		marked = false;
 		inc_stat_inc(st, &st->tx_plain_peer);

@@ -73,7 +73,7 @@ if [ $# -gt 0 ]; then
 else
 	printf '%s\n' nic_probe.sh nic_ethtool.sh ksft_netdevice.sh \
 		nic_mtu.sh nic_iperf.sh \
-		nic_grad_tcp.sh nic_grad_udp.sh nic_plain_peer.sh nic_peers.sh \
+		nic_grad_tcp.sh nic_grad_udp.sh nic_grad_width.sh nic_plain_peer.sh nic_peers.sh \
 		nic_peers_retrans.sh nic_reconfig.sh \
 		sockopt nic_mark_unload.sh nic_reload.sh nic_cycles.sh >"$list"
 fi

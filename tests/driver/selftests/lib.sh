@@ -33,6 +33,24 @@ stat() {
 	ethtool -S "$IF" | sed -n "s/^ *$1: //p"
 }
 
+# regs: ethtool -d's hex dump as "OFFSET VALUE" lines, one per pair of
+# little-endian 32-bit words (the driver dumps (offset, value) pairs)
+regs() {
+	ethtool -d "$IF" | awk '/^0x[0-9a-f]+:/ { for (i = 2; i <= NF; i++) b[n++] = $i }
+		END {
+			for (i = 0; i + 8 <= n; i += 8)
+				printf "0x%s%s%s%s 0x%s%s%s%s\n", b[i + 3], b[i + 2],
+					b[i + 1], b[i], b[i + 7], b[i + 6], b[i + 5], b[i + 4]
+			if (n % 8) print "odd"
+		}'
+}
+
+# features: the NIC's FEATURES register (docs/regmap.md, offset 0x8) from
+# the register dump, as 0x...; empty when the dump has no such word
+features() {
+	regs | sed -n 's/^0x00000008 //p'
+}
+
 # wait_for SECONDS COMMAND...: until COMMAND succeeds
 wait_for() {
 	local left=$1

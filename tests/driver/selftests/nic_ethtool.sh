@@ -8,17 +8,6 @@
 # reporter.
 . ./lib.sh
 
-# regs: ethtool -d's hex dump as "OFFSET VALUE" lines, one per pair of
-# little-endian 32-bit words (the driver dumps (offset, value) pairs)
-regs() {
-	ethtool -d "$IF" | awk '/^0x[0-9a-f]+:/ { for (i = 2; i <= NF; i++) b[n++] = $i }
-		END {
-			for (i = 0; i + 8 <= n; i += 8)
-				printf "0x%s%s%s%s 0x%s%s%s%s\n", b[i + 3], b[i + 2],
-					b[i + 1], b[i], b[i + 7], b[i + 6], b[i + 5], b[i + 4]
-			if (n % 8) print "odd"
-		}'
-}
 # macstat NAME: a counter of ethtool -S $IF --groups eth-mac
 macstat() {
 	ethtool -S "$IF" --groups eth-mac | sed -n "s/^ *eth-mac-$1: //p"

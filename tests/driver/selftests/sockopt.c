@@ -429,6 +429,8 @@ TEST_F(sk, set_get_round_trip)
 		{ 10, INC_GRAD_MODE_SPARSE }, { INC_GRAD_K_MIN, INC_GRAD_MODE_PAPER },
 		{ INC_GRAD_K_MAX, INC_GRAD_MODE_SPARSE }, { 7, INC_GRAD_MODE_PAPER },
 		{ 7, INC_GRAD_MODE_PAPER },	/* the same again */
+		{ 9, INC_GRAD_MODE_WIDTH }, { INC_GRAD_K_MAX, INC_GRAD_MODE_WIDTH },
+		{ 7, INC_GRAD_MODE_PAPER },
 	};
 	char buf[256] = { 0 };
 	unsigned int i;
@@ -479,8 +481,10 @@ TEST_F(sk, invalid_arguments)
 		{ .enable = 1, .k = 0xffffffff, .mode = INC_GRAD_MODE_PAPER },
 		{ .enable = 1, .k = 256 + 10, .mode = INC_GRAD_MODE_PAPER },
 		{ .enable = 1, .k = 10, .mode = 0 },
-		{ .enable = 1, .k = 10, .mode = 3 },
+		{ .enable = 1, .k = 10, .mode = INC_GRAD_MODE_WIDTH + 1 },	/* 4 */
 		{ .enable = 1, .k = 10, .mode = 0x100 | INC_GRAD_MODE_PAPER },
+		{ .enable = 1, .k = 10, .mode = 0x100 | INC_GRAD_MODE_WIDTH },
+		{ .enable = 1, .k = 0, .mode = INC_GRAD_MODE_WIDTH },
 	};
 	unsigned int i, pass;
 
