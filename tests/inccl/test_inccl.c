@@ -511,7 +511,7 @@ static void scenario(int world, struct scen *s, const char *label)
 	scen_ports(s, world);
 	snprintf(name, sizeof(name), "N=%d %s %s k=%u %s slice %uK%s%s%s", world,
 		 inccl_algo_name(s->algo), inccl_transport_name(s->transport),
-		 s->k, s->mode == INCCL_MODE_PAPER ? "paper" : "sparse",
+		 s->k, inccl_mode_name(s->mode),
 		 s->slice >> 10, s->use_master ? " (MASTER_ADDR" : " (INCCL_HOSTS",
 		 s->v6 ? ", IPv6)" : s->ifname ? ", interface lo)" : ")", label);
 	t0 = mono();
@@ -916,6 +916,171 @@ static void test_config_errors(void)
 		unsetenv(vars[v]);
 }
 
+/* ---- width mode: the chunks on the wire are the codec's --------------- */
+
+#define WIRE_COUNT	10000u	/* 4 chunks of 2048 floats and a short one */
+#define WIRE_SEED	99
+
+struct wire_arg {
+	struct scen s;
+	const char *env_mode;	/* rank 1 takes INCCL_MODE from here */
+};
+
+/*
+ * Chunk by chunk, what the sw transport writes of x in mode m: the codec
+ * library's body, or the stored floats when it would not shrink. Returns
+ * the body bytes; with dec, also what the receiver decodes.
+ */
+static size_t wire_bodies(const float *x, size_t n, unsigned int k,
+			  unsigned int m, float *dec)
+{
+	static uint8_t body[INCCL_CHUNK_FLOATS * 5 + 256];
+	size_t i, total = 0;
+
+	for (i = 0; i < n; i += INCCL_CHUNK_FLOATS) {
+		size_t c = n - i < INCCL_CHUNK_FLOATS ? n - i : INCCL_CHUNK_FLOATS;
+		size_t blen = 0;
+
+		if (inc_chunk_encode(x + i, 4 * c, k, (enum inc_mode)m, body,
+				     sizeof(body), &blen))
+			return 0;
+		if (blen >= 4 * c) {
+			total += 4 * c;
+			if (dec)
+				inc_quantize(x + i, dec + i, c, k);
+			continue;
+		}
+		total += blen;
+		if (dec && inc_chunk_decode(body, blen, 4 * c, k,
+					    (enum inc_mode)m, dec + i, 4 * c))
+			return 0;
+	}
+	return total;
+}
+
+/*
+ * Rank 0 broadcasts WIRE_COUNT floats to rank 1 (ring, sw). Each prints
+ * the mode in effect and the bytes it wrote; rank 1 also how many values
+ * differ from the codec library's decoding of rank 0's chunks.
+ */
+static int wire_rank(int rank, int world, void *arg, FILE *out)
+{
+	const struct wire_arg *a = arg;
+	struct scen s = a->s;
+	struct inccl_config cfg;
+	struct inccl_stats st;
+	static float x[WIRE_COUNT], y[WIRE_COUNT], dec[WIRE_COUNT];
+	char hosts[4096];
+	inccl_comm *c;
+	size_t i, bad = 0;
+	int r;
+
+	alarm(60);
+	if (a->env_mode && rank == 1) {
+		setenv("INCCL_MODE", a->env_mode, 1);
+		s.mode = 0;	/* unset: from the environment */
+	}
+	for (i = 0; i < WIRE_COUNT; i++)
+		x[i] = im_gen(WIRE_SEED, 0, i);
+	r = join(&s, rank, world, &c, hosts, sizeof(hosts));
+	if (r) {
+		fprintf(out, "%d wire join %d %s\n", rank, -r, inccl_errmsg());
+		return 0;
+	}
+	inccl_comm_config(c, &cfg);
+	inccl_reset_stats(c);
+	r = inccl_broadcast(c, rank == 0 ? x : NULL, y, WIRE_COUNT, 0, 0);
+	inccl_get_stats(c, &st);
+	if (!r && rank == 1) {
+		if (!wire_bodies(x, WIRE_COUNT, cfg.k, cfg.mode, dec))
+			bad = WIRE_COUNT;
+		for (i = 0; i < WIRE_COUNT && bad < WIRE_COUNT; i++)
+			bad += fbits(y[i]) != fbits(dec[i]);
+	}
+	fprintf(out, "%d wire %s mode %u tx %llu bad %zu\n", rank,
+		r ? "FAIL" : "ok", cfg.mode, (unsigned long long)st.tx_bytes,
+		bad);
+	inccl_comm_destroy(c);
+	return 0;
+}
+
+/* one run of wire_rank: rank 0's bytes written, rank 1's line; 0 ok */
+static int wire_job(struct wire_arg *a, unsigned long long *tx0,
+		    char *l1, size_t l1len)
+{
+	struct job j;
+	const char *l;
+	unsigned int m;
+	int ok;
+
+	scen_ports(&a->s, 2);
+	run_job(&j, 2, wire_rank, a, 60);
+	l = job_find(&j, 0, "wire ok ");
+	ok = l && sscanf(l, "wire ok mode %u tx %llu", &m, tx0) == 2;
+	l = job_find(&j, 1, "wire ");
+	snprintf(l1, l1len, "%s", l ? l : "no report");
+	if (!ok || !l)
+		job_diag_all(&j);
+	job_free(&j);
+	return ok && l ? 0 : -1;
+}
+
+static void test_width_wire(void)
+{
+	static float x[WIRE_COUNT];
+	struct wire_arg a = { .s = { .algo = INCCL_RING, .transport = INCCL_SW,
+				     .k = 10, .slice = 65536, .only = -1 } };
+	unsigned long long tx_s = 0, tx_w = 0;
+	size_t body_s, body_w, i;
+	char l1[256];
+	unsigned int m;
+	size_t bad;
+	struct job j;
+	int r, fails = 0, named = 0;
+
+	for (i = 0; i < WIRE_COUNT; i++)
+		x[i] = im_gen(WIRE_SEED, 0, i);
+	body_s = wire_bodies(x, WIRE_COUNT, 10, INCCL_MODE_SPARSE, NULL);
+	body_w = wire_bodies(x, WIRE_COUNT, 10, INCCL_MODE_WIDTH, NULL);
+
+	a.s.mode = INCCL_MODE_SPARSE;
+	r = wire_job(&a, &tx_s, l1, sizeof(l1));
+	t_ok(!r && sscanf(l1, "wire ok mode %u tx %*u bad %zu", &m, &bad) == 2 &&
+	     m == INCCL_MODE_SPARSE && !bad,
+	     "sparse broadcast, 2 ranks: rank 1 gets the codec's decoding (%s)", l1);
+	/* rank 0 in width mode, rank 1 from INCCL_MODE=width */
+	a.s.mode = INCCL_MODE_WIDTH;
+	a.env_mode = "width";
+	r = wire_job(&a, &tx_w, l1, sizeof(l1));
+	t_ok(!r && sscanf(l1, "wire ok mode %u tx %*u bad %zu", &m, &bad) == 2 &&
+	     m == INCCL_MODE_WIDTH && !bad,
+	     "width broadcast, 2 ranks (rank 1 by INCCL_MODE=width): rank 1 gets the codec's decoding (%s)",
+	     l1);
+	/* the same framing; only the chunk bodies differ (on this data
+	 * width's are a little larger: its gain is on real gradients), and
+	 * they are the codec library's in each mode */
+	t_ok(body_s && body_w && body_w != body_s && tx_s > body_s &&
+	     tx_w > body_w && tx_w - body_w == tx_s - body_s,
+	     "width broadcast: rank 0 wrote %llu bytes, sparse %llu: the codec's bodies in each mode (%zu and %zu bytes) and the same %llu bytes of headers",
+	     tx_w, tx_s, body_w, body_s, tx_s - body_s);
+
+	/* a mode mismatch: rank 0 sparse, rank 1 width */
+	a.s.mode = INCCL_MODE_SPARSE;
+	scen_ports(&a.s, 2);
+	run_job(&j, 2, wire_rank, &a, 60);
+	for (r = 0; r < 2; r++) {
+		const char *l = job_find(&j, r, "wire join ");
+
+		fails += !l;
+		named |= l && strstr(l, "mode") && strstr(l, "width") &&
+			 strstr(l, "sparse");
+		t_diag("rank %d: %s", r, l ? l : "no join error");
+	}
+	t_ok(!fails && named,
+	     "sparse against width: every rank fails to join, a message names both modes");
+	job_free(&j);
+}
+
 /* ---- a peer that breaks the protocol ---------------------------------- */
 
 enum bad { B_MAGIC, B_CHUNK_HDR, B_RAW_LEN, B_BODY, B_CLOSE, B_WRONG_CALL };
@@ -1105,6 +1270,17 @@ int main(int argc, char **argv)
 			}
 		}
 	}
+	/* width mode: every collective, both algorithms (nic: marked with
+	 * mode 3, which a NIC without the width feature sends uncompressed;
+	 * what arrives is Q(x) either way) */
+	for (int algo = INCCL_RING; algo <= INCCL_WA; algo++) {
+		struct scen s = { .algo = algo,
+				  .transport = nic_only ? INCCL_NIC : INCCL_SW,
+				  .k = 10, .mode = INCCL_MODE_WIDTH, .slice = 8192,
+				  .only = -1, .use_master = algo == INCCL_WA };
+
+		scenario(4, &s, "");
+	}
 	if (nic_only) {
 		/* in the guest: paper mode and a larger slice too */
 		struct scen s = { .algo = INCCL_RING, .transport = INCCL_NIC, .k = 8,
@@ -1113,11 +1289,14 @@ int main(int argc, char **argv)
 		scenario(4, &s, "");
 		return t_done();
 	}
-	/* every k, the sw transport (and paper mode, the default slice) */
+	/* every k, the sw transport (and paper and width modes, the
+	 * default slice) */
 	for (unsigned int k = 1; k <= 24; k++) {
 		struct scen s = { .algo = k % 5 ? INCCL_RING : INCCL_WA,
 				  .transport = INCCL_SW, .k = k,
-				  .mode = k % 3 ? INCCL_MODE_SPARSE : INCCL_MODE_PAPER,
+				  .mode = k % 3 == 0 ? INCCL_MODE_PAPER :
+					  k % 3 == 1 ? INCCL_MODE_SPARSE :
+					  INCCL_MODE_WIDTH,
 				  .slice = k % 2 ? 8192 : 65536, .only = 1,
 				  .use_master = k & 1 };
 
@@ -1160,6 +1339,7 @@ int main(int argc, char **argv)
 		job_free(&j);
 	}
 	test_config_errors();
+	test_width_wire();
 	{
 		struct scen s = { .algo = INCCL_RING, .transport = INCCL_NIC, .k = 10,
 				  .mode = INCCL_MODE_SPARSE, .slice = 8192, .only = -1 };

@@ -83,8 +83,8 @@ static unsigned int check_cfg(const uint8_t *p, const struct inccl_comm *c,
 			 inccl_transport_name((int)theirs));
 	else if (m == MM_MODE)
 		snprintf(why, wlen, "mode %s here, %s there",
-			 mine == INCCL_MODE_PAPER ? "paper" : "sparse",
-			 theirs == INCCL_MODE_PAPER ? "paper" : "sparse");
+			 inccl_mode_name((unsigned int)mine),
+			 inccl_mode_name((unsigned int)theirs));
 	else if (m)
 		snprintf(why, wlen, "%s %ld here, %ld there", mm_str(m), mine,
 			 theirs);

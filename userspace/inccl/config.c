@@ -205,11 +205,14 @@ int ic_config_resolve(const struct inccl_config *in, struct inccl_config *o)
 			o->mode = INCCL_MODE_SPARSE;
 		else if (!strcmp(s, "paper"))
 			o->mode = INCCL_MODE_PAPER;
+		else if (!strcmp(s, "width"))
+			o->mode = INCCL_MODE_WIDTH;
 		else
-			return ic_err(INCCL_EINVAL, "INCCL_MODE=%s: paper or sparse expected", s);
+			return ic_err(INCCL_EINVAL, "INCCL_MODE=%s: paper, sparse or width expected", s);
 	}
-	if (o->mode != INCCL_MODE_PAPER && o->mode != INCCL_MODE_SPARSE)
-		return ic_err(INCCL_EINVAL, "mode %u: INCCL_MODE_PAPER or INCCL_MODE_SPARSE", o->mode);
+	if (o->mode != INCCL_MODE_PAPER && o->mode != INCCL_MODE_SPARSE &&
+	    o->mode != INCCL_MODE_WIDTH)
+		return ic_err(INCCL_EINVAL, "mode %u: INCCL_MODE_PAPER, INCCL_MODE_SPARSE or INCCL_MODE_WIDTH", o->mode);
 	if (!o->timeout_ms) {
 		s = env("INCCL_TIMEOUT");
 		o->timeout_ms = INCCL_DEFAULT_TIMEOUT_MS;

@@ -38,7 +38,7 @@ static const char usage[] =
 "                     the output)\n"
 "  -f FACTOR          size step, a factor (default 2)\n"
 "  -n ITERS, -w WARM  timed and warm-up iterations per size (default 20, 5)\n"
-"  --algo ring|wa, --transport nic|sw|none, -k K, --mode paper|sparse,\n"
+"  --algo ring|wa, --transport nic|sw|none, -k K, --mode paper|sparse|width,\n"
 "  --slice BYTES, --timeout SECONDS\n"
 "                     the communicator (default: the INCCL_* environment,\n"
 "                     then ring, sw, 10, sparse)\n"
@@ -288,7 +288,7 @@ static int run(const struct opts *o)
 		else
 			snprintf(tr, sizeof(tr), "%s (k %u, %s, bound 2^-%u)",
 				 inccl_transport_name(cfg.transport), cfg.k,
-				 cfg.mode == INCCL_MODE_PAPER ? "paper" : "sparse",
+				 inccl_mode_name(cfg.mode),
 				 cfg.k);
 		printf("# incbench %s: %d ranks, algorithm %s, transport %s%s%s\n",
 		       coll_name(o->coll), N, inccl_algo_name(cfg.algo), tr,
@@ -416,7 +416,7 @@ static int run(const struct opts *o)
 				fprintf(csv, "%s,%d,%s,%s,%u,%s,%zu,%zu,%.1f,%.5f,%.5f,%.0f,%.0f,%.3f,%.1f,%.4g,%.4g,%s\n",
 					coll_name(o->coll), N, inccl_algo_name(cfg.algo),
 					inccl_transport_name(cfg.transport), cfg.k,
-					cfg.mode == INCCL_MODE_PAPER ? "paper" : "sparse",
+					inccl_mode_name(cfg.mode),
 					size, cnt, tmax, algbw, busbw, wire, wmax,
 					wire * N > 0 ? fb / (wire * N) : 0.0, cu, maxerr, maxb,
 					ok || !o->check ? "ok" : "fail");
@@ -579,6 +579,8 @@ int main(int argc, char **argv)
 				o.cfg.mode = INCCL_MODE_PAPER;
 			else if (!strcmp(optarg, "sparse"))
 				o.cfg.mode = INCCL_MODE_SPARSE;
+			else if (!strcmp(optarg, "width"))
+				o.cfg.mode = INCCL_MODE_WIDTH;
 			else
 				goto bad;
 			break;

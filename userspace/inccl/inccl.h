@@ -70,6 +70,7 @@ enum inccl_transport {
 /* Codec modes (the values of enum inc_mode and INC_GRAD_MODE_*). */
 #define INCCL_MODE_PAPER	1
 #define INCCL_MODE_SPARSE	2
+#define INCCL_MODE_WIDTH	3	/* docs/codec.md section 12 */
 
 /* Collective flags. */
 #define INCCL_AVG	(1u << 0)	/* all-reduce, reduce-scatter: sum / WORLD */
@@ -91,7 +92,7 @@ enum inccl_transport {
  *   algo         INCCL_ALGO ring|wa                ring
  *   transport    INCCL_TRANSPORT nic|sw|none       sw
  *   k            INCCL_K 1..24                     10
- *   mode         INCCL_MODE paper|sparse           sparse
+ *   mode         INCCL_MODE paper|sparse|width     sparse
  *   timeout_ms   INCCL_TIMEOUT seconds             60 s
  *   slice_bytes  INCCL_SLICE bytes (K/M suffix)    64 KiB
  */
@@ -142,6 +143,13 @@ const char *inccl_errmsg(void);
 const char *inccl_strerror(int err);
 const char *inccl_algo_name(int algo);
 const char *inccl_transport_name(int transport);
+/* "paper", "sparse", "width", or "?" */
+static inline const char *inccl_mode_name(unsigned int mode)
+{
+	return mode == INCCL_MODE_PAPER ? "paper" :
+	       mode == INCCL_MODE_SPARSE ? "sparse" :
+	       mode == INCCL_MODE_WIDTH ? "width" : "?";
+}
 
 /*
  * Collectives. Every rank of the communicator calls the same collective with

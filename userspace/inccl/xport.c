@@ -21,10 +21,13 @@
 #include "inccl_int.h"
 #include "inccodec.h"
 
+/* a chunk's largest header + body, in any mode (paper's is below sparse's) */
 static size_t chunk_wire_max(void)
 {
-	return INC_CHUNK_HDR_BYTES +
-	       inc_chunk_bound(INCCL_CHUNK_FLOATS * 4, INC_MODE_SPARSE);
+	size_t s = inc_chunk_bound(INCCL_CHUNK_FLOATS * 4, INC_MODE_SPARSE);
+	size_t w = inc_chunk_bound(INCCL_CHUNK_FLOATS * 4, INC_MODE_WIDTH);
+
+	return INC_CHUNK_HDR_BYTES + (s > w ? s : w);
 }
 
 size_t ic_wire_bound(unsigned int floats)
