@@ -42,6 +42,8 @@ for N in 2 3 4 7; do
 	done
 done
 bench allreduce --local 4 --avg -k 6 --mode paper -b 1K -e 1M -f 32 -n 2 -w 1
+bench allreduce --local 4 -k 8 --mode width -b 1K -e 1M -f 32 -n 2 -w 1
+bench reducescatter --local 3 --algo wa --mode width -b 64 -e 200K -f 13 -n 2 -w 1
 bench allreduce --local 3 --exact -b 1K -e 1M -f 32 -n 2 -w 1
 bench allreduce --local 5 --slice 8K -b 1K -e 2M -f 8 -n 2 -w 1
 if [ -r "$G/charlm-step0150.f32" ]; then
@@ -55,8 +57,15 @@ if [ -r "$G/charlm-step0150.f32" ]; then
 	awk -v r="$ratio" 'BEGIN { exit !(r > 20) }' &&
 		ok "real gradients (charlm, 3.7 MB, k=10 sparse): the ring sends ${ratio}x less than the floats" ||
 		nok "real gradients compress: ratio '$ratio'"
+	# width mode's chunks on the same data: fewer bytes still (1.7x in
+	# docs/codec.md section 12)
+	out=$("$IB" allreduce --local 4 --mode width --data "$G/charlm-step0150.f32" -b 3721K -e 3721K -n 2 -w 1 2>&1)
+	wratio=$(echo "$out" | awk '$1 ~ /^[0-9]+$/ { sub("x", "", $7); print $7 }')
+	echo "$out" | grep -q ' ok$' && awk -v r="$ratio" -v w="$wratio" 'BEGIN { exit !(w > 1.3 * r) }' &&
+		ok "real gradients, width mode: the ring sends ${wratio}x less than the floats, more than 1.3 x sparse's ${ratio}x" ||
+		nok "real gradients, width mode: ratio '$wratio' (sparse '$ratio')"
 else
-	for i in 1 2 3 4 5 6 7; do
+	for i in 1 2 3 4 5 6 7 8; do
 		n=$((n + 1)); echo "ok $n # SKIP no gradients in $G"
 	done
 fi
