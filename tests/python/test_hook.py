@@ -7,7 +7,8 @@ start them. Checked: the package imports and finds libinccl, and says what
 is missing when it cannot; argument errors; the hook's averaged gradients
 against the exact average (float64) of every rank's own gradients, within
 inccl_bound() on every element, for ring and wa, transports none and sw,
-both modes, several buckets; identical results on every rank; error
+every mode (width's equal to sparse's bit for bit), several buckets;
+identical results on every rank; error
 feedback kept per bucket and reset when a bucket changes size; a float64
 model, a WORLD_SIZE that disagrees with the group, transport nic without
 inceptionn.ko, a rank that dies: each a clear error, no hang; weights
@@ -132,7 +133,7 @@ def grads_within_bound(rank, world, algo, transport, mode, k, ef, steps):
     st = inc.IncclState(k=k, mode=mode, transport=transport, algorithm=algo, error_feedback=ef)
     ddp.register_comm_hook(st, inc.allreduce_hook)
     g = torch.Generator().manual_seed(100 + rank)
-    worst, same, checked, calls = 0.0, True, 0, []
+    worst, same, checked, calls, results = 0.0, True, 0, [], []
     for step in range(steps):
         x, y = torch.randn(32, 64, generator=g), torch.randint(0, 10, (32,), generator=g)
         ref.zero_grad()
@@ -146,6 +147,7 @@ def grads_within_bound(rank, world, algo, transport, mode, k, ef, steps):
         gots = [torch.empty_like(got) for _ in range(world)]
         dist.all_gather(gots, got)
         same = same and all(torch.equal(gots[0], v) for v in gots)
+        results.append(got.detach().numpy().tobytes())  # the bits, per step
         if ef and step > 0:
             continue  # the input now carries residuals: not the exact average
         stack = torch.stack(alls).double()
@@ -163,7 +165,7 @@ def grads_within_bound(rank, world, algo, transport, mode, k, ef, steps):
     st.close()
     return {"worst": worst, "same": same, "checked": checked, "calls": calls,
             "ratio": stats["tx_float_bytes"] / max(1, stats["tx_bytes"]), "efs": efs,
-            "ef_resets": st.ef_resets,
+            "ef_resets": st.ef_resets, "results": results,
             "nparams": sum(p.numel() for p in model.parameters())}
 
 
@@ -334,15 +336,20 @@ def main():
     st.close()
 
     # the gradients against the exact average
+    results = {}  # (world, algo, transport, mode, k, ef): rank 0's results, per step
     for world, algo, transport, mode, k, ef in [
             (4, "ring", "none", "sparse", 10, False), (4, "ring", "sw", "sparse", 10, False),
             (4, "ring", "sw", "paper", 8, False), (3, "ring", "sw", "sparse", 4, False),
             (4, "wa", "sw", "sparse", 10, False), (2, "wa", "none", "paper", 10, False),
-            (4, "ring", "sw", "sparse", 6, True)]:
+            (4, "ring", "sw", "sparse", 6, True),
+            (4, "ring", "sw", "width", 10, False), (4, "wa", "sw", "width", 10, False),
+            (3, "ring", "sw", "width", 4, False)]:
         res = spawn(grads_within_bound, world, algo, transport, mode, k, ef, 3)
         tag = f"{world} ranks, {algo}, {transport}, {mode}, k={k}{', EF' if ef else ''}"
         good = len(res) == world and all(v[0] and "fail" not in v[1] for v in res.values())
         v = res.get(0, (False, "no answer"))[1]
+        if good:
+            results[(world, algo, transport, mode, k, ef)] = v["results"]
         ok(good and v["checked"] > 0,
            f"{tag}: hook = exact average within inccl_bound on every element "
            f"({v['checked'] if good else 0} checked, worst {v['worst'] if good else 0:.2f} of the bound)"
@@ -364,6 +371,21 @@ def main():
                    and v["ef_resets"] >= 1,
                    f"{tag}: residuals for each of the {nb} buckets, {v['nparams']} values in all; "
                    f"{v['ef_resets']} reset(s) when DDP rebuilt its buckets", v)
+
+    # width mode decodes to the same floats as sparse (docs/codec.md section
+    # 12): the hook's results equal sparse mode's, bit for bit, every step
+    for world, algo, k in [(4, "ring", 10), (4, "wa", 10), (3, "ring", 4)]:
+        wr = results.get((world, algo, "sw", "width", k, False))
+        sr = results.get((world, algo, "sw", "sparse", k, False))
+        differ = None
+        if wr and sr and len(wr) == len(sr):
+            a = torch.cat([torch.frombuffer(bytearray(b), dtype=torch.int32) for b in wr])
+            b = torch.cat([torch.frombuffer(bytearray(b), dtype=torch.int32) for b in sr])
+            differ = int((a != b).sum()) if a.numel() == b.numel() else -1
+        ok(differ == 0, f"{world} ranks, {algo}, sw, k={k}: width mode's averaged gradients "
+           f"equal sparse mode's bit for bit, every step "
+           f"({len(wr or [])} steps, {differ} values differ)",
+           f"width {len(wr or [])} steps, sparse {len(sr or [])} steps")
 
     # training: the loss goes down, every rank ends with the same weights
     for transport in ("sw", "none"):

@@ -16,7 +16,7 @@ OK, EINVAL, ENOMEM, ESYS, ETIMEDOUT, EPEER, EPROTO, EMISMATCH, ENOMARK, EABORTED
 # enum inccl_algo, enum inccl_transport, modes, flags
 ALGOS = {"ring": 0, "wa": 1}
 TRANSPORTS = {"none": 0, "sw": 1, "nic": 2}
-MODES = {"paper": 1, "sparse": 2}
+MODES = {"paper": 1, "sparse": 2, "width": 3}  # INCCL_MODE_*
 AVG = 1 << 0
 EXACT = 1 << 1
 

@@ -46,8 +46,13 @@ class IncclState:
     process_group (default: the whole world), joined at the first bucket
     (or by connect()), and the error-feedback residuals per bucket index.
 
-    k, mode ("paper", "sparse"), transport ("nic", "sw", "none"),
-    algorithm ("ring", "wa"): the communicator (docs/inccl.md);
+    k, mode ("paper", "sparse", "width"), transport ("nic", "sw", "none"),
+    algorithm ("ring", "wa"): the communicator (docs/inccl.md). Every mode
+    decodes to the same values, so the averaged gradients are the same;
+    "width" (docs/codec.md section 12) puts the fewest bytes on the wire with
+    "sw", but with "nic" it is sent uncompressed until the NIC advertises
+    width mode (today's does not; docs/socket-option.md), so use "sparse"
+    there;
     error_feedback: keep what this rank's quantization lost per bucket and
     add it to the next step's bucket (EF-SGD); reset when a bucket changes
     size. timeout: seconds without progress from a peer before a call fails.
