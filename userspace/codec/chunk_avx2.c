@@ -7,23 +7,9 @@
  */
 #include <immintrin.h>
 
+#include "quant_avx2.h"
 #include "simd_offsets.h"
 #include "simd_tables.h"
-
-struct kq {
-	__m256i zeroexp;	/* (127 - k) << 23: |bits| below is ZERO */
-	__m256i shbase;		/* 151 - k */
-	__m256i rawexp;		/* 142 - k: exponents above are RAW */
-	__m256 scale;		/* 2^(1-k) */
-};
-
-static inline void kq_init(struct kq *kq, unsigned int k)
-{
-	kq->zeroexp = _mm256_set1_epi32((127 - (int)k) << 23);
-	kq->shbase = _mm256_set1_epi32(151 - (int)k);
-	kq->rawexp = _mm256_set1_epi32(142 - (int)k);
-	kq->scale = _mm256_set1_ps(inc_scale(k));
-}
 
 static inline __m256i load2x128(const void *lo, const void *hi)
 {
@@ -36,20 +22,8 @@ static inline unsigned int group_encode(const uint8_t *in,
 					const struct kq *kq, uint8_t *pay,
 					unsigned int *size)
 {
-	const __m256i one = _mm256_set1_epi32(1);
-	__m256i x = _mm256_loadu_si256((const __m256i *)in);
-	__m256i e = _mm256_and_si256(_mm256_srli_epi32(x, 23),
-				     _mm256_set1_epi32(0xff));
-	__m256i m = _mm256_or_si256(_mm256_and_si256(x,
-					_mm256_set1_epi32(0x7fffff)),
-				    _mm256_set1_epi32(0x800000));
-	__m256i sh = _mm256_sub_epi32(kq->shbase, e);
-	/* shift counts outside 0..31 give 0, as the reference's sh >= 32 */
-	__m256i half = _mm256_sllv_epi32(one, _mm256_sub_epi32(sh, one));
-	__m256i mag = _mm256_srlv_epi32(_mm256_add_epi32(m, half), sh);
-	__m256i raw = _mm256_or_si256(_mm256_cmpgt_epi32(e, kq->rawexp),
-				      _mm256_cmpgt_epi32(mag,
-						_mm256_set1_epi32(32767)));
+	__m256i x = _mm256_loadu_si256((const __m256i *)in), mag;
+	__m256i raw = quant8(x, kq, &mag);
 	__m256i nz = _mm256_cmpgt_epi32(mag, _mm256_setzero_si256());
 	__m256i big = _mm256_cmpgt_epi32(mag, _mm256_set1_epi32(127));
 	__m256i bit0 = _mm256_or_si256(raw, _mm256_andnot_si256(big, nz));
@@ -131,7 +105,6 @@ static inline void group_decode2(uint32_t tw2, const uint8_t *pay,
 static void inc_avx2_quantize(const uint8_t *src, size_t n, unsigned int k,
 			      uint8_t *dst)
 {
-	const __m256i one = _mm256_set1_epi32(1);
 	const __m256i sign = _mm256_set1_epi32((int)0x80000000u);
 	struct kq kq;
 	size_t i;
@@ -139,17 +112,7 @@ static void inc_avx2_quantize(const uint8_t *src, size_t n, unsigned int k,
 	kq_init(&kq, k);
 	for (i = 0; i + INC_GROUP_VALUES <= n; i += INC_GROUP_VALUES) {
 		__m256i x = _mm256_loadu_si256((const __m256i *)(src + 4 * i));
-		__m256i e = _mm256_and_si256(_mm256_srli_epi32(x, 23),
-					     _mm256_set1_epi32(0xff));
-		__m256i m = _mm256_or_si256(_mm256_and_si256(x,
-						_mm256_set1_epi32(0x7fffff)),
-					    _mm256_set1_epi32(0x800000));
-		__m256i sh = _mm256_sub_epi32(kq.shbase, e);
-		__m256i half = _mm256_sllv_epi32(one, _mm256_sub_epi32(sh, one));
-		__m256i mag = _mm256_srlv_epi32(_mm256_add_epi32(m, half), sh);
-		__m256i raw = _mm256_or_si256(_mm256_cmpgt_epi32(e, kq.rawexp),
-					      _mm256_cmpgt_epi32(mag,
-						_mm256_set1_epi32(32767)));
+		__m256i mag, raw = quant8(x, &kq, &mag);
 		/* mag * 2^(1-k) is exact; the sign only where mag != 0 */
 		__m256 f = _mm256_mul_ps(_mm256_cvtepi32_ps(mag), kq.scale);
 		__m256i s = _mm256_andnot_si256(

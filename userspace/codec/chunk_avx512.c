@@ -8,23 +8,9 @@
  */
 #include <immintrin.h>
 
+#include "quant_avx512.h"
 #include "simd_offsets.h"
 #include "simd_tables.h"
-
-struct kq {
-	__m512i zeroexp;	/* (127 - k) << 23: |bits| below is ZERO */
-	__m512i shbase;		/* 151 - k */
-	__m512i rawexp;		/* 142 - k: exponents above are RAW */
-	__m512 scale;		/* 2^(1-k) */
-};
-
-static inline void kq_init(struct kq *kq, unsigned int k)
-{
-	kq->zeroexp = _mm512_set1_epi32((127 - (int)k) << 23);
-	kq->shbase = _mm512_set1_epi32(151 - (int)k);
-	kq->rawexp = _mm512_set1_epi32(142 - (int)k);
-	kq->scale = _mm512_set1_ps(inc_scale(k));
-}
 
 /*
  * Quantize 16 values: the payload word of each lane (q, or the raw bits)
@@ -34,17 +20,8 @@ static inline uint32_t quantize16(__m512i x, const struct kq *kq, __m512i *v,
 				  __mmask64 *keep)
 {
 	const __m512i one = _mm512_set1_epi32(1);
-	__m512i e = _mm512_and_si512(_mm512_srli_epi32(x, 23),
-				     _mm512_set1_epi32(0xff));
-	__m512i m = _mm512_ternarylogic_epi32(x, _mm512_set1_epi32(0x7fffff),
-					      _mm512_set1_epi32(0x800000),
-					      0xea);	/* (a & b) | c */
-	__m512i sh = _mm512_sub_epi32(kq->shbase, e);
-	/* shift counts outside 0..31 give 0, as the reference's sh >= 32 */
-	__m512i half = _mm512_sllv_epi32(one, _mm512_sub_epi32(sh, one));
-	__m512i mag = _mm512_srlv_epi32(_mm512_add_epi32(m, half), sh);
-	__mmask16 raw = _mm512_cmpgt_epi32_mask(e, kq->rawexp) |
-			_mm512_cmpgt_epi32_mask(mag, _mm512_set1_epi32(32767));
+	__m512i mag;
+	__mmask16 raw = quant16(x, kq, &mag);
 	__mmask16 nz = _mm512_test_epi32_mask(mag, mag);
 	__mmask16 big = _mm512_cmpgt_epi32_mask(mag, _mm512_set1_epi32(127));
 	__mmask16 neg = _mm512_movepi32_mask(x);
@@ -182,25 +159,14 @@ static inline void group_decode2(uint32_t tw2, const uint8_t *pay,
 static void inc_avx512_quantize(const uint8_t *src, size_t n, unsigned int k,
 				uint8_t *dst)
 {
-	const __m512i one = _mm512_set1_epi32(1);
 	const __m512i sign = _mm512_set1_epi32((int)0x80000000u);
 	struct kq kq;
 	size_t i;
 
 	kq_init(&kq, k);
 	for (i = 0; i + 16 <= n; i += 16) {
-		__m512i x = _mm512_loadu_si512(src + 4 * i);
-		__m512i e = _mm512_and_si512(_mm512_srli_epi32(x, 23),
-					     _mm512_set1_epi32(0xff));
-		__m512i m = _mm512_ternarylogic_epi32(x,
-					_mm512_set1_epi32(0x7fffff),
-					_mm512_set1_epi32(0x800000), 0xea);
-		__m512i sh = _mm512_sub_epi32(kq.shbase, e);
-		__m512i half = _mm512_sllv_epi32(one, _mm512_sub_epi32(sh, one));
-		__m512i mag = _mm512_srlv_epi32(_mm512_add_epi32(m, half), sh);
-		__mmask16 raw = _mm512_cmpgt_epi32_mask(e, kq.rawexp) |
-				_mm512_cmpgt_epi32_mask(mag,
-						_mm512_set1_epi32(32767));
+		__m512i x = _mm512_loadu_si512(src + 4 * i), mag;
+		__mmask16 raw = quant16(x, &kq, &mag);
 		__mmask16 nz = _mm512_test_epi32_mask(mag, mag);
 		/* mag * 2^(1-k) is exact; the sign only where mag != 0 */
 		__m512i v = _mm512_castps_si512(_mm512_mul_ps(
