@@ -20,8 +20,16 @@ O	:= $(BUILD)/obj
 
 # ---- codec library --------------------------------------------------------
 CODEC_SRCS := $(addprefix userspace/codec/, chunk.c chunk_scalar.c \
-	chunk_width.c chunk_avx2.c chunk_avx512.c container.c crc32c.c impl.c simd_tables.c \
-	tables.c)
+	chunk_width.c chunk_avx2.c chunk_avx512.c chunk_width_avx2.c \
+	chunk_width_avx512.c container.c crc32c.c impl.c simd_tables.c tables.c)
+# the SIMD files' instruction sets (impl.c runs them only on a CPU that has
+# them); the AVX2 and AVX-512 width paths share the others' flags
+AVX2_XFLAGS   := -mavx2 -mbmi2 -mpopcnt
+AVX512_XFLAGS := -mavx2 -mavx512f -mavx512bw -mavx512vl -mavx512dq \
+	-mavx512vbmi2 -mbmi2 -mpopcnt
+AVX2_OBJS     = $(addprefix $(1)/userspace/codec/, chunk_avx2.o chunk_width_avx2.o)
+AVX512_OBJS   = $(addprefix $(1)/userspace/codec/, chunk_avx512.o \
+	chunk_width_avx512.o)
 CODEC_OBJS := $(CODEC_SRCS:%.c=$(O)/%.o)
 LIBCODEC   := $(BUILD)/lib/libinccodec.a
 
@@ -31,9 +39,8 @@ $(LIBWIRE): $(O)/userspace/wire/incwire.o
 	@mkdir -p $(dir $@)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-$(O)/userspace/codec/chunk_avx2.o: XFLAGS := -mavx2 -mpopcnt
-$(O)/userspace/codec/chunk_avx512.o: XFLAGS := -mavx2 -mavx512f -mavx512bw \
-	-mavx512vl -mavx512dq -mavx512vbmi2 -mbmi2 -mpopcnt
+$(call AVX2_OBJS,$(O)): XFLAGS := $(AVX2_XFLAGS)
+$(call AVX512_OBJS,$(O)): XFLAGS := $(AVX512_XFLAGS)
 
 # ---- programs -------------------------------------------------------------
 TOOLS := inccodec inccodec-demo
@@ -316,9 +323,8 @@ $(PIC)/%.o: %.c
 	$(Q)$(CC) $(CFLAGS_ALL) -fPIC $(XFLAGS) -c $< -o $@
 $(PIC)/userspace/inccl/%.o: XFLAGS := -Iuserspace/inccl -Iinclude/uapi -Iuserspace/common \
 	-ftree-vectorize
-$(PIC)/userspace/codec/chunk_avx2.o: XFLAGS := -mavx2 -mpopcnt
-$(PIC)/userspace/codec/chunk_avx512.o: XFLAGS := -mavx2 -mavx512f -mavx512bw \
-	-mavx512vl -mavx512dq -mavx512vbmi2 -mbmi2 -mpopcnt
+$(call AVX2_OBJS,$(PIC)): XFLAGS := $(AVX2_XFLAGS)
+$(call AVX512_OBJS,$(PIC)): XFLAGS := $(AVX512_XFLAGS)
 $(LIBINCCL_SO): $(INCCL_SRCS:%.c=$(PIC)/%.o) $(CODEC_SRCS:%.c=$(PIC)/%.o) \
 	userspace/inccl/libinccl.map
 	@mkdir -p $(dir $@)

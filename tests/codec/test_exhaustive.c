@@ -10,7 +10,6 @@
  *
  * usage: test_exhaustive [-k K] [-f FRACTION_SHIFT]
  *   -f S tests only every 2^S-th block (for the sanitizer build).
- * Width mode runs once a block: its golden model is every implementation's.
  */
 #include <math.h>
 #include <pthread.h>
@@ -88,8 +87,7 @@ static void run_block(uint32_t blk, struct result *res)
 			ref_len = ref_encode_classified(raw, sizeof(raw), cls, q,
 							mode, ref);
 		}
-		/* (width mode: one implementation, the code is the same) */
-		for (j = 0; impls[j] && (mode != INC_MODE_WIDTH || !j); j++) {
+		for (j = 0; impls[j]; j++) {
 			inc_impl_select(impls[j]);	/* this thread only */
 			if (inc_chunk_encode(raw, sizeof(raw), k, mode, body,
 					     sizeof(body), &body_len) ||

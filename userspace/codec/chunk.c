@@ -95,7 +95,7 @@ int inc_chunk_encode(const void *raw, size_t raw_len, unsigned int k,
 	if (dst_cap < bound + INC_ENC_SLACK)
 		out = tmp;
 	if (mode == INC_MODE_WIDTH)
-		len = inc_width_encode(in, n, k, out);
+		len = inc_impl_current()->width_encode(in, n, k, out);
 	else
 		len = inc_impl_current()->encode(in, n, k,
 						 mode == INC_MODE_SPARSE, out);
@@ -128,7 +128,7 @@ static int decode(const struct inc_impl *im, const uint8_t *body,
 	if (body_len < tail)
 		return -INC_ECORRUPT;
 	if (mode == INC_MODE_WIDTH)
-		err = inc_width_decode(body, body_len - tail, n, k, dst, &used,
+		err = im->width_decode(body, body_len - tail, n, k, dst, &used,
 				       hist);
 	else
 		err = im->decode(body, body_len - tail, n, k,

@@ -3,7 +3,8 @@
  * AVX2 implementation: one group (eight values, one 256-bit register) per
  * step. Quantizes with the same integer arithmetic as the reference (the
  * per-lane variable shifts make it exact), packs payloads with pshufb.
- * Compiled with -mavx2; only called when the CPU has AVX2.
+ * Compiled with -mavx2; only called when the CPU has AVX2 and BMI2 (width
+ * mode's path, chunk_width_avx2.c, needs both).
  */
 #include <immintrin.h>
 
@@ -134,7 +135,8 @@ static void inc_avx2_quantize(const uint8_t *src, size_t n, unsigned int k,
 
 static int inc_avx2_usable(void)
 {
-	if (!__builtin_cpu_supports("avx2"))
+	/* BMI2 for width mode's bit fields (chunk_width_avx2.c) */
+	if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("bmi2"))
 		return 0;
 	inc_simd_tables_init();
 	return 1;
@@ -142,4 +144,5 @@ static int inc_avx2_usable(void)
 
 #define INC_LOOPS_IMPL(x)	inc_avx2_##x
 #define INC_LOOPS_NAME		"avx2"
+#define INC_LOOPS_WIDTH(x)	inc_avx2_width_##x	/* chunk_width_avx2.c */
 #include "codec_loops.h"

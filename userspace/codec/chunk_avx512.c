@@ -199,4 +199,5 @@ static int inc_avx512_usable(void)
 
 #define INC_LOOPS_IMPL(x)	inc_avx512_##x
 #define INC_LOOPS_NAME		"avx512"
+#define INC_LOOPS_WIDTH(x)	inc_avx512_width_##x	/* chunk_width_avx512.c */
 #include "codec_loops.h"

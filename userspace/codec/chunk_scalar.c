@@ -152,6 +152,7 @@ static int inc_scalar_usable(void)
 
 #define INC_LOOPS_IMPL(x)	inc_scalar_##x
 #define INC_LOOPS_NAME		"scalar"
+#define INC_LOOPS_WIDTH(x)	inc_width_##x	/* the golden model */
 #include "codec_loops.h"
 
 enum inc_class inc_classify(uint32_t bits, unsigned int k, int32_t *q)

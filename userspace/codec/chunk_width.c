@@ -7,9 +7,10 @@
  * bits), dense bit, RAW bit, [mask of coded values], [RAW mask], sign + w
  * bits per coded value; then its RAW values, 4 bytes each.
  *
- * Every implementation (the library's SIMD paths included) calls this for
- * width mode until one of its own exists; the encoding is unique, and the
- * decoder rejects every other one.
+ * The scalar implementation uses it; the SIMD paths (chunk_width_avx2.c,
+ * chunk_width_avx512.c) must give its bytes and its verdicts, and the tests
+ * compare them with it. The encoding is unique, and the decoder rejects
+ * every other one.
  */
 #include "codec_internal.h"
 

@@ -125,6 +125,8 @@ static inline unsigned int inc_tagword_bytes(unsigned int tw)
  * receives the bytes consumed; hist (optional) counts classes.
  * quantize: n values at src to the values they decode to, at dst (4n
  * bytes each; src == dst allowed), docs/codec.md section 2.
+ * width_encode, width_decode: width mode (docs/codec.md section 12), as
+ * inc_width_encode and inc_width_decode below, which they must match.
  */
 struct inc_impl {
 	const char *name;
@@ -136,19 +138,30 @@ struct inc_impl {
 		      struct inc_hist *hist);
 	void (*quantize)(const uint8_t *src, size_t n, unsigned int k,
 			 uint8_t *dst);
+	size_t (*width_encode)(const uint8_t *raw, size_t n, unsigned int k,
+			       uint8_t *dst);
+	int (*width_decode)(const uint8_t *body, size_t body_len, size_t n,
+			    unsigned int k, uint8_t *dst, size_t *used,
+			    struct inc_hist *hist);
 };
 
 /*
- * Width mode (chunk_width.c): the golden model, which every implementation
- * uses for it. encode: n values at raw to dst (inc_width_bound(n) bytes);
- * returns the bytes written. decode: as struct inc_impl's.
+ * Width mode (chunk_width.c): the golden model, the scalar implementation's
+ * and the reference of the SIMD paths (chunk_width_avx2.c,
+ * chunk_width_avx512.c). encode: n values at raw to dst
+ * (inc_width_bound(n) + INC_ENC_SLACK bytes); returns the bytes written.
+ * decode: as struct inc_impl's.
  */
 size_t inc_width_bound(size_t n);
-size_t inc_width_encode(const uint8_t *raw, size_t n, unsigned int k,
-			uint8_t *dst);
-int inc_width_decode(const uint8_t *body, size_t body_len, size_t n,
-		     unsigned int k, uint8_t *dst, size_t *used,
-		     struct inc_hist *hist);
+#define INC_WIDTH_DECLARE(x)						\
+	size_t x##_encode(const uint8_t *raw, size_t n, unsigned int k,	\
+			  uint8_t *dst);				\
+	int x##_decode(const uint8_t *body, size_t body_len, size_t n,	\
+		       unsigned int k, uint8_t *dst, size_t *used,	\
+		       struct inc_hist *hist)
+INC_WIDTH_DECLARE(inc_width);
+INC_WIDTH_DECLARE(inc_avx2_width);
+INC_WIDTH_DECLARE(inc_avx512_width);
 
 extern const struct inc_impl inc_scalar_impl;
 extern const struct inc_impl inc_avx2_impl;

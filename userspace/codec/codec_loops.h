@@ -36,6 +36,9 @@
  *	The same for two groups whose payloads follow each other at pay (64
  *	bytes readable there): tag words tw2 & 0xffff and tw2 >> 16.
  *
+ * and INC_LOOPS_WIDTH(x), the width-mode functions (encode, decode) the
+ * implementation's struct inc_impl points to.
+ *
  * This file owns the layout around the groups (docs/codec.md, sections 4-6):
  * segments of 8 groups, each [mask] [tag words] [payloads]; the short last
  * segment and group; and every check a decoder makes.
@@ -280,6 +283,8 @@ const struct inc_impl INC_LOOPS_IMPL(impl) = {
 	.encode = INC_LOOPS_IMPL(encode),
 	.decode = INC_LOOPS_IMPL(decode),
 	.quantize = INC_LOOPS_IMPL(quantize),
+	.width_encode = INC_LOOPS_WIDTH(encode),
+	.width_decode = INC_LOOPS_WIDTH(decode),
 };
 
 #undef SEG_VALUES
