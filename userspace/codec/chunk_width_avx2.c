@@ -72,12 +72,10 @@ static inline __m256 values8(__m128i f, const struct kq *kq)
 	return _mm256_mul_ps(_mm256_cvtepi32_ps(q), kq->scale);
 }
 
-static inline unsigned int wgroup_values(const uint64_t f[4], unsigned int w,
+static inline unsigned int wgroup_values(__m256i fv, unsigned int w,
 					 const struct kq *kq, uint8_t *out,
 					 unsigned int *bad)
 {
-	__m256i fv = _mm256_set_epi64x((long long)f[3], (long long)f[2],
-				       (long long)f[1], (long long)f[0]);
 	__m256i minus0 = _mm256_cmpeq_epi16(fv, _mm256_set1_epi16(1));
 	/* |q| = 0: the field is 0 or 1 */
 	__m256i zero = _mm256_cmpeq_epi16(_mm256_and_si256(fv,

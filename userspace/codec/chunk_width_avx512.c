@@ -43,13 +43,11 @@ static inline unsigned int wgroup_fields(const uint8_t *in,
 	return nz;
 }
 
-static inline unsigned int wgroup_values(const uint64_t f[4], unsigned int w,
+static inline unsigned int wgroup_values(__m256i fv, unsigned int w,
 					 const struct kq *kq, uint8_t *out,
 					 unsigned int *bad)
 {
 	const __m256i one16 = _mm256_set1_epi16(1);
-	__m256i fv = _mm256_set_epi64x((long long)f[3], (long long)f[2],
-				       (long long)f[1], (long long)f[0]);
 	__mmask16 minus0 = _mm256_cmpeq_epi16_mask(fv, one16);
 	__mmask16 nzm = _mm256_cmpgt_epu16_mask(fv, one16);
 	/* |q| >= 2^(w-1), i.e. a field at or above 2^w */

@@ -4,8 +4,9 @@
  * shared by chunk_width_avx2.c and chunk_width_avx512.c. They must give the
  * golden model's (chunk_width.c) bytes and verdicts exactly. The bit fields
  * move with BMI2: a group's coded fields all have 1 + w bits, so pext packs
- * up to four of them at once from 16-bit lanes, and pdep unpacks them
- * straight into their lanes. An implementation file defines struct kq,
+ * up to eight of them at once from 8-bit lanes (up to four from 16-bit
+ * ones when they are wider), and pdep unpacks them straight into their
+ * lanes. An implementation file defines struct kq,
  * kq_init() and these, then includes this file:
  *
  *   unsigned int wsegment_present(const uint8_t *in, const struct kq *kq);
@@ -18,11 +19,11 @@
  *	a value that is neither RAW nor ZERO, else 0; *raw = the mask of
  *	the RAW values; returns the mask of the f[i] != 0.
  *
- *   unsigned int wgroup_values(const uint64_t f[4], unsigned int w,
+ *   unsigned int wgroup_values(__m256i f, unsigned int w,
  *                              const struct kq *kq, uint8_t *out,
  *                              unsigned int *bad);
- *	The inverse: 16 fields |q| << 1 | sign (value i in bits 16i..16i+15
- *	of the 256 bits f[]) to the floats they code, at out (64 bytes; +0.0
+ *	The inverse: 16 fields |q| << 1 | sign (value i in 16-bit lane i of
+ *	f) to the floats they code, at out (64 bytes; +0.0
  *	where |q| = 0); returns the mask of the fields with |q| != 0; sets
  *	*bad when a field is a -0 (sign 1, |q| 0), or when w > 0 and no |q|
  *	has bit w - 1 set.
@@ -53,17 +54,28 @@ static inline unsigned int wbit_width(uint32_t x)
 	return x ? 32 - (unsigned int)__builtin_clz(x) : 0;
 }
 
-/* Lanes per pext/pdep: 4 fields of 1 + w <= 14 bits fit the 56 bits a
- * 64-bit load or store moves at any bit offset; 2 fields of 15 or 16. */
-static inline unsigned int wlanes(unsigned int cb)
-{
-	return cb <= 14 ? 4 : 2;
-}
+/*
+ * Fields of cb bits go L at a time between lanes of lb bits and the 56
+ * bits a 64-bit load or store moves at any bit offset: 8 lanes of 8 bits
+ * for cb <= 7, 4 of 16 for cb <= 14, 2 of 16 for 15 and 16 (WFIELDS).
+ */
+#define WFIELDS(cb, fn, ...)						\
+	do {								\
+		if ((cb) <= 7)						\
+			fn(__VA_ARGS__, 8, 8);				\
+		else if ((cb) <= 14)					\
+			fn(__VA_ARGS__, 4, 16);				\
+		else							\
+			fn(__VA_ARGS__, 2, 16);				\
+	} while (0)
 
-/* low cb bits of each of the L 16-bit lanes whose bit is set in sub */
-static inline uint64_t wfield_mask(unsigned int sub, unsigned int cb)
+/* low cb bits of each lane of lb bits whose bit is set in sub */
+static inline uint64_t wfield_mask(unsigned int sub, unsigned int cb,
+				   unsigned int lb)
 {
-	return _pdep_u64(sub, 0x0001000100010001ull) * ((1ull << cb) - 1);
+	return _pdep_u64(sub, lb == 8 ? 0x0101010101010101ull :
+					0x0001000100010001ull) *
+	       ((1ull << cb) - 1);
 }
 
 /* ---- encode ----------------------------------------------------------- */
@@ -86,19 +98,23 @@ static inline void wput(struct wbits *b, uint64_t v, unsigned int nb)
 	b->n &= 7;
 }
 
-/* the coded lanes' fields, cb bits each, L lanes a step */
+/* the coded lanes' fields, cb bits each, from 16-bit lanes f (8-bit lanes
+ * f8 when lb is 8), L lanes a step */
 static inline __attribute__((always_inline)) void
-wput_fields(struct wbits *b, const uint16_t *f, unsigned int coded,
-	    unsigned int cb, unsigned int L)
+wput_fields(struct wbits *b, const uint16_t *f, const uint8_t *f8,
+	    unsigned int coded, unsigned int cb, unsigned int L,
+	    unsigned int lb)
 {
 	unsigned int i;
 
+#pragma GCC unroll 8	/* all of it: a loop here costs a third of the speed */
 	for (i = 0; i < WG; i += L) {
 		unsigned int sub = coded >> i & ((1u << L) - 1);
 		uint64_t lanes = 0;
 
-		memcpy(&lanes, f + i, 2 * L);
-		wput(b, _pext_u64(lanes, wfield_mask(sub, cb)),
+		memcpy(&lanes, lb == 8 ? f8 + i : (const uint8_t *)(f + i),
+		       L * lb / 8);
+		wput(b, _pext_u64(lanes, wfield_mask(sub, cb, lb)),
 		     (unsigned int)__builtin_popcount(sub) * cb);
 	}
 }
@@ -109,6 +125,7 @@ static inline uint8_t *wgroup_put(const uint8_t *in, unsigned int cnt,
 				  const struct kq *kq, uint8_t *p)
 {
 	uint16_t f[WG];
+	uint8_t f8[WG];
 	unsigned int raw, nzm = wgroup_fields(in, kq, f, &raw);
 	unsigned int full = (1u << cnt) - 1, w, cb, dense, coded, h;
 	uint64_t any = wload64((uint8_t *)f) | wload64((uint8_t *)(f + 4)) |
@@ -130,10 +147,11 @@ static inline uint8_t *wgroup_put(const uint8_t *in, unsigned int cnt,
 		 (uint64_t)(dense ? 0 : coded) << 6 | (uint64_t)raw << h,
 	     raw ? h + 16 : h);
 	h += raw ? 16 : 0;
-	if (cb <= 14)
-		wput_fields(&b, f, coded, cb, 4);
-	else
-		wput_fields(&b, f, coded, cb, 2);
+	if (cb <= 7)	/* the fields to bytes (exact: below 2^8) */
+		_mm_storeu_si128((__m128i *)f8, _mm_packus_epi16(
+			_mm_loadu_si128((const __m128i *)f),
+			_mm_loadu_si128((const __m128i *)(f + 8))));
+	WFIELDS(cb, wput_fields, &b, f, f8, coded, cb);
 	p += (h + (unsigned int)__builtin_popcount(coded) * cb + 7) / 8;
 	while (raw) {
 		unsigned int i = (unsigned int)__builtin_ctz(raw);
@@ -181,20 +199,30 @@ size_t INC_WLOOPS_IMPL(encode)(const uint8_t *raw, size_t n, unsigned int k,
 /* ---- decode ----------------------------------------------------------- */
 
 /* the fields of the coded lanes, cb bits each from bit off of p, into
- * their 16-bit lanes of f (the others 0), L lanes a step */
+ * their lanes of lb bits (the others 0) in *fv as 16-bit lanes, L lanes
+ * a step */
 static inline __attribute__((always_inline)) void
 wget_fields(const uint8_t *p, unsigned int off, unsigned int coded,
-	    unsigned int cb, unsigned int L, uint64_t f[4])
+	    unsigned int cb, __m256i *fv, unsigned int L, unsigned int lb)
 {
+	uint64_t f[4] = { 0, 0, 0, 0 };
 	unsigned int i;
 
+#pragma GCC unroll 8	/* all of it: a loop here costs a third of the speed */
 	for (i = 0; i < WG; i += L) {
 		unsigned int sub = coded >> i & ((1u << L) - 1);
 		uint64_t bits = wload64(p + off / 8) >> (off % 8);
 
-		f[i / 4] |= _pdep_u64(bits, wfield_mask(sub, cb)) << (16 * (i % 4));
+		f[i * lb / 64] |= _pdep_u64(bits, wfield_mask(sub, cb, lb)) <<
+				  (i * lb % 64);
 		off += (unsigned int)__builtin_popcount(sub) * cb;
 	}
+	if (lb == 8)
+		*fv = _mm256_cvtepu8_epi16(_mm_set_epi64x((long long)f[1],
+							  (long long)f[0]));
+	else
+		*fv = _mm256_set_epi64x((long long)f[3], (long long)f[2],
+					(long long)f[1], (long long)f[0]);
 }
 
 /*
@@ -207,7 +235,8 @@ static inline int wgroup_get(const uint8_t *p, size_t avail, unsigned int cnt,
 			     unsigned int k, const struct kq *kq, uint8_t *out,
 			     size_t *len)
 {
-	uint64_t hdr = wload64(p), f[4] = { 0, 0, 0, 0 };
+	uint64_t hdr = wload64(p);
+	__m256i fv;
 	unsigned int w = hdr & 15, dense = hdr >> 4 & 1, hasraw = hdr >> 5 & 1;
 	unsigned int h = dense ? 6 : 22, full = (1u << cnt) - 1, cb = 1 + w;
 	unsigned int coded = dense ? 0 : (unsigned int)(hdr >> 6) & 0xffff;
@@ -224,11 +253,8 @@ static inline int wgroup_get(const uint8_t *p, size_t avail, unsigned int cnt,
 	*len = bytes + 4 * (size_t)__builtin_popcount(raw);
 	if (bad || *len > avail)
 		return -INC_ECORRUPT;
-	if (cb <= 14)
-		wget_fields(p, h, coded, cb, 4, f);
-	else
-		wget_fields(p, h, coded, cb, 2, f);
-	nzm = wgroup_values(f, w, kq, out, &bad);
+	WFIELDS(cb, wget_fields, p, h, coded, cb, &fv);
+	nzm = wgroup_values(fv, w, kq, out, &bad);
 	nz = (unsigned int)__builtin_popcount(nzm);
 	/* a coded 0 in the mask form; the form the rule does not pick; a
 	 * group with nothing in it; a padding bit set */
