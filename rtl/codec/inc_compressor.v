@@ -9,7 +9,8 @@
  * s_axis (raw): LANES 32-bit values per beat, value i in tdata[32i+31:32i].
  *   tkeep is contiguous from byte 0 and full on every beat but the last; a
  *   chunk of 0 bytes is one beat with tkeep = 0. tuser on a chunk's first
- *   beat: [4:0] k (1..24), [6:5] mode (1 paper, 2 sparse), [7] reserved, 0.
+ *   beat: [4:0] k (1..24), [6:5] mode (1 paper, 2 sparse, 3 width: with
+ *   LANES = 16 only, a beat is then one group), [7] reserved, 0.
  * m_axis (body): 2 * 4 * LANES bytes per beat, tkeep contiguous, full but on
  *   the last beat; a body of 0 bytes is one beat with tkeep = 0. tuser:
  *   [6:0] the chunk's k and mode, [7] error, valid on the tlast beat: mode
@@ -19,9 +20,10 @@
  *   must be dropped.
  *
  * Line rate: with m_axis_tready held high, s_axis_tready stays high: one
- * raw beat per clock for any data, either mode, back-to-back chunks. The
+ * raw beat per clock for any data, any mode, back-to-back chunks. The
  * compressed side is twice as wide because a segment of incompressible
- * values codes to 17/16 of its size (docs/codec.md, section 9).
+ * values codes to 17/16 of its size (docs/codec.md, section 9; width mode:
+ * 65/64 and a byte a segment).
  *
  * Pipeline (docs/rtl.md, "Logic depth": at most 8 LUT6 levels a stage):
  *   S0  the input beat, registered as it is
@@ -32,9 +34,13 @@
  *   S3  inc_quant_round per lane
  *   S4  inc_tag_offsets per group: its payload sizes and byte offsets
  *   S5  inc_group_pack per group, written into a ring of entries (one per
- *       beat); the segment's tag words gathered as its entries are written
+ *       beat); the segment's tag words gathered as its entries are written.
+ *       With LANES = 16 two registers come first (S5, S6: the ring is
+ *       written from S6), while inc_width_group takes a width-mode beat's
+ *       group from S3 to S6 (its bit string and RAW values, which go into
+ *       the entry instead; its tag word is then 1 for a present group)
  *   H1..H3  a closed segment's header (sparse mask, present tag words
- *       packed): into a header FIFO
+ *       packed; width mode: the mask alone): into a header FIFO
  *   E1  the entry at the ring's head read, with its segment's header when it
  *       starts one (it waits until the header is there)
  *   E2  the item's byte offsets      E3  the item placed
@@ -76,9 +82,15 @@ module inc_compressor #
 
 
 localparam W = LANES * 4;              // raw bytes per beat
-localparam GPB = LANES / 8;            // groups per beat
+localparam GPB = LANES / 8;            // groups per beat (paper, sparse)
 localparam HDR = 17;                   // largest segment header, bytes
-localparam ITEM = HDR + 32 * GPB + 3;  // largest emitter item, bytes
+localparam WIDTH_OK = LANES == 16;     // width mode: a group of 16 a beat
+localparam WB = WIDTH_OK ? 296 : 8;    // a width group's bit string, bits
+// largest emitter item, bytes: a header, the groups' payloads, the tail
+// (width: the mask byte, the bit string, 16 RAW values, the tail)
+localparam ITEM_S = HDR + 32 * GPB + 3;
+localparam ITEM_W = 1 + WB / 8 + 64 + 3;
+localparam ITEM = WIDTH_OK && ITEM_W > ITEM_S ? ITEM_W : ITEM_S;
 localparam ITEM_LEN_W = 8;             // bits of an item length
 localparam NB_W = $clog2(W + 1);       // bits of a byte count in a beat
 localparam RING = 32;                  // ring entries (beats)
@@ -155,9 +167,12 @@ wire [6:0]      b_user = in_first ? s0_user[6:0] : in_user;
 wire [NB_W-1:0] b_nb = keep_bytes(s0_keep);
 wire            b_hole = |(~s0_keep[W-2:0] & s0_keep[W-1:1]);
 wire [NB_W-3:0] b_vals = b_nb[NB_W-1:2];           // whole values in beat
+// a wrong mode codes as paper mode: width only where it is built
+wire            b_width = WIDTH_OK && b_user[6:5] == 2'd3;
 wire [1:0]      b_groups = b_vals == 0 ? 2'd0 :
-                           (GPB == 2 && b_vals > 8) ? 2'd2 : 2'd1;
-wire            b_mode_ok = b_user[6:5] == 2'd1 || b_user[6:5] == 2'd2;
+                           (GPB == 2 && b_vals > 8 && !b_width) ? 2'd2 : 2'd1;
+wire            b_mode_ok = b_user[6:5] == 2'd1 || b_user[6:5] == 2'd2 ||
+                            b_width;
 wire            b_k_ok = b_user[4:0] >= 5'd1 && b_user[4:0] <= 5'd24;
 // with every earlier beat full, the chunk passes 9000 bytes here when
 // MAX_BEATS full beats came before and this one adds more than REM; an
@@ -236,6 +251,8 @@ reg  [2:0]          in_gi = 0;     // index in its segment of the next group
 
 wire [LANES*2-1:0]  qr_tags;
 wire [LANES*32-1:0] qr_words;
+wire [LANES*15-1:0] qr_mags;
+wire [LANES-1:0]    qr_negs;
 
 genvar l;
 generate
@@ -254,10 +271,13 @@ generate
             .raw_exp(s2_raw_exp[l]),
             .zero(s2_zero[l]),
             .tag(tag),
-            .word(qr_words[32*l +: 32])
+            .word(qr_words[32*l +: 32]),
+            .mag(qr_mags[15*l +: 15])
         );
         // lanes past the chunk's last value are padding: ZERO
         assign qr_tags[2*l +: 2] = s2_on[l] ? tag : 2'd0;
+        // width mode's sign: a Q8 or Q16 value below 0
+        assign qr_negs[l] = s2_data[32*l+31] && (tag == 2'd1 || tag == 2'd2);
     end
 endgenerate
 
@@ -298,6 +318,9 @@ end
 reg                 s3_valid = 1'b0;
 reg  [LANES*2-1:0]  s3_tags = 0;
 reg  [LANES*32-1:0] s3_words = 0;
+reg  [LANES*15-1:0] s3_mags = 0;
+reg  [LANES-1:0]    s3_negs = 0;
+reg  [LANES-1:0]    s3_on = 0;
 reg  [1:0]          s3_groups = 0;
 reg  [1:0]          s3_tail_len = 0;
 reg  [23:0]         s3_tail = 0;
@@ -311,6 +334,9 @@ always @(posedge clk) begin
     if (s2_valid) begin
         s3_tags <= qr_tags;
         s3_words <= qr_words;
+        s3_mags <= qr_mags;
+        s3_negs <= qr_negs;
+        s3_on <= s2_on;
         s3_groups <= s2_groups;
         s3_tail_len <= s2_tail_len;
         s3_tail <= s2_tail;
@@ -371,7 +397,7 @@ always @(posedge clk) begin
         s4_valid <= 1'b0;
 end
 
-// ---- pack into the ring: S5 ---------------------------------------------------
+// ---- pack: S5, S6 --------------------------------------------------------------
 
 wire [GPB*256-1:0] p_pay;
 wire [GPB*6-1:0]   p_size;
@@ -388,10 +414,141 @@ generate
     end
 endgenerate
 
-// one entry per beat that has values, and one for a last beat without any
-wire ring_wr = s4_valid && (s4_groups != 2'd0 || s4_last);
+// what the ring write takes: with width mode (16 lanes) from S6, after two
+// registers (S5, S6) that keep the payloads in step with inc_width_group's
+// three clocks; without it straight from S4 and the pack
+wire                rw_valid;
+wire [LANES*2-1:0]  rw_tags;
+wire [GPB*256-1:0]  rw_pay;
+wire [GPB*6-1:0]    rw_size;
+wire [1:0]          rw_groups;
+wire [1:0]          rw_tail_len;
+wire [23:0]         rw_tail;
+wire                rw_last;
+wire [6:0]          rw_user;
+wire                rw_err;
+wire [2:0]          rw_gi;
 
-// entry fields; payloads in their own array (a RAM: one write, one read)
+generate
+    if (WIDTH_OK) begin : s56
+        reg                 s5_valid = 1'b0, s6_valid = 1'b0;
+        reg  [LANES*2-1:0]  s5_tags = 0, s6_tags = 0;
+        reg  [GPB*256-1:0]  s5_pay = 0, s6_pay = 0;
+        reg  [GPB*6-1:0]    s5_size = 0, s6_size = 0;
+        reg  [1:0]          s5_groups = 0, s6_groups = 0;
+        reg  [1:0]          s5_tail_len = 0, s6_tail_len = 0;
+        reg  [23:0]         s5_tail = 0, s6_tail = 0;
+        reg                 s5_last = 1'b0, s6_last = 1'b0;
+        reg  [6:0]          s5_user = 0, s6_user = 0;
+        reg                 s5_err = 1'b0, s6_err = 1'b0;
+        reg  [2:0]          s5_gi = 0, s6_gi = 0;
+
+        always @(posedge clk) begin
+            s5_valid <= s4_valid;
+            if (s4_valid) begin
+                s5_tags <= s4_tags;
+                s5_pay <= p_pay;
+                s5_size <= p_size;
+                s5_groups <= s4_groups;
+                s5_tail_len <= s4_tail_len;
+                s5_tail <= s4_tail;
+                s5_last <= s4_last;
+                s5_user <= s4_user;
+                s5_err <= s4_err;
+                s5_gi <= s4_gi;
+            end
+            s6_valid <= s5_valid;
+            if (s5_valid) begin
+                s6_tags <= s5_tags;
+                s6_pay <= s5_pay;
+                s6_size <= s5_size;
+                s6_groups <= s5_groups;
+                s6_tail_len <= s5_tail_len;
+                s6_tail <= s5_tail;
+                s6_last <= s5_last;
+                s6_user <= s5_user;
+                s6_err <= s5_err;
+                s6_gi <= s5_gi;
+            end
+            if (rst) begin
+                s5_valid <= 1'b0;
+                s6_valid <= 1'b0;
+            end
+        end
+
+        assign rw_valid = s6_valid;
+        assign rw_tags = s6_tags;
+        assign rw_pay = s6_pay;
+        assign rw_size = s6_size;
+        assign rw_groups = s6_groups;
+        assign rw_tail_len = s6_tail_len;
+        assign rw_tail = s6_tail;
+        assign rw_last = s6_last;
+        assign rw_user = s6_user;
+        assign rw_err = s6_err;
+        assign rw_gi = s6_gi;
+    end else begin : s4_direct
+        assign rw_valid = s4_valid;
+        assign rw_tags = s4_tags;
+        assign rw_pay = p_pay;
+        assign rw_size = p_size;
+        assign rw_groups = s4_groups;
+        assign rw_tail_len = s4_tail_len;
+        assign rw_tail = s4_tail;
+        assign rw_last = s4_last;
+        assign rw_user = s4_user;
+        assign rw_err = s4_err;
+        assign rw_gi = s4_gi;
+    end
+endgenerate
+
+// width mode: the beat's group, from S3 to S6 (inc_width_group's three
+// clocks); its outputs belong to the beat in S6
+wire [WB-1:0]       w_bits;
+wire [5:0]          w_bits_len;
+wire [GPB*256-1:0]  w_raw;
+wire [4:0]          w_raw_cnt;
+wire                w_present;
+wire [GPB*6-1:0]    w_size;          // as r_size holds it
+
+generate
+    if (WIDTH_OK) begin : wgrp
+        inc_width_group wg (
+            .clk(clk),
+            .on(s3_on),
+            .tags(s3_tags),
+            .mags(s3_mags),
+            .negs(s3_negs),
+            .words(s3_words),
+            .bits(w_bits),
+            .bits_len(w_bits_len),
+            .raw(w_raw),
+            .raw_cnt(w_raw_cnt),
+            .present(w_present)
+        );
+        assign w_size = {1'b0, w_raw_cnt, w_bits_len};
+    end else begin : no_wgrp
+        assign w_size = 0;
+        assign w_bits = 0;
+        assign w_bits_len = 0;
+        assign w_raw = 0;
+        assign w_raw_cnt = 0;
+        assign w_present = 1'b0;
+        // LANES = 8: no width mode; these feed nothing
+        wire unused_w = &{1'b0, s3_mags, s3_negs, s3_on, w_bits_len, w_raw_cnt};
+    end
+endgenerate
+
+wire rw_width = WIDTH_OK && rw_user[6:5] == 2'd3;
+
+// ---- into the ring: S6 ---------------------------------------------------------
+
+// one entry per beat that has values, and one for a last beat without any
+wire ring_wr = rw_valid && (rw_groups != 2'd0 || rw_last);
+
+// entry fields; payloads in their own array (a RAM: one write, one read).
+// Width mode: r_size [5:0] the bit string's bytes, [11:6] the RAW values;
+// r_pay the RAW values; r_wbits the bit string
 reg [1:0]          r_groups [0:RING-1];  // 0: the chunk's end only
 reg [GPB*6-1:0]    r_size [0:RING-1];
 reg                r_need_hdr [0:RING-1]; // first entry of a segment
@@ -401,24 +558,28 @@ reg [23:0]         r_tail [0:RING-1];
 reg [6:0]          r_user [0:RING-1];
 reg                r_err [0:RING-1];
 reg [GPB*256-1:0]  r_pay [0:RING-1];
+reg [WB-1:0]       r_wbits [0:RING-1];
 
 // one more bit than an index: equal pointers mean empty
 reg [RP_W:0] wp = 0, rp = 0;
 
+wire [GPB*6-1:0] ring_size = rw_width ? w_size : rw_size;
+
 always @(posedge clk) begin
     if (ring_wr) begin
-        r_groups[wp[RP_W-1:0]] <= s4_groups;
-        r_size[wp[RP_W-1:0]] <= p_size;
-        r_need_hdr[wp[RP_W-1:0]] <= s4_gi == 3'd0 && s4_groups != 2'd0;
-        r_end[wp[RP_W-1:0]] <= s4_last;
-        r_tail_len[wp[RP_W-1:0]] <= s4_tail_len;
-        r_tail[wp[RP_W-1:0]] <= s4_tail;
-        r_user[wp[RP_W-1:0]] <= s4_user;
-        r_err[wp[RP_W-1:0]] <= s4_err;
-        r_pay[wp[RP_W-1:0]] <= p_pay;
+        r_groups[wp[RP_W-1:0]] <= rw_groups;
+        r_size[wp[RP_W-1:0]] <= ring_size;
+        r_need_hdr[wp[RP_W-1:0]] <= rw_gi == 3'd0 && rw_groups != 2'd0;
+        r_end[wp[RP_W-1:0]] <= rw_last;
+        r_tail_len[wp[RP_W-1:0]] <= rw_tail_len;
+        r_tail[wp[RP_W-1:0]] <= rw_tail;
+        r_user[wp[RP_W-1:0]] <= rw_user;
+        r_err[wp[RP_W-1:0]] <= rw_err;
+        r_pay[wp[RP_W-1:0]] <= rw_width ? w_raw : rw_pay;
+        r_wbits[wp[RP_W-1:0]] <= w_bits;
         wp <= wp + 1'b1;
     end
-    ret_s <= s4_valid && !ring_wr;
+    ret_s <= rw_valid && !ring_wr;
     if (rst) begin
         wp <= 0;
         ret_s <= 1'b0;
@@ -426,7 +587,10 @@ always @(posedge clk) begin
 end
 
 // the segment's tag words and present groups, gathered as entries come; a
-// segment closes with the entry that fills its 8th group or ends the chunk
+// segment closes with the entry that fills its 8th group or ends the chunk.
+// Width mode: a group's "tag word" is 1 when it is present
+wire [LANES*2-1:0] rw_tw = rw_width ? {{(LANES*2-1){1'b0}}, w_present} :
+                                      rw_tags;
 reg  [127:0] seg_tw = 0;
 reg  [7:0]   seg_has = 0;
 reg  [127:0] cur_tw;
@@ -437,24 +601,26 @@ always @* begin
     cur_has = seg_has;
     for (cs = 0; cs < 8; cs = cs + 1)
         for (cg = 0; cg < GPB; cg = cg + 1)
-            if (cg < s4_groups && cs[2:0] == s4_gi + cg[2:0]) begin
-                cur_tw[16*cs +: 16] = s4_tags[16*cg +: 16];
+            if (cg < rw_groups && cs[2:0] == rw_gi + cg[2:0]) begin
+                cur_tw[16*cs +: 16] = rw_tw[16*cg +: 16];
                 cur_has[cs] = 1'b1;
             end
 end
 
-wire seg_end = s4_last || ({1'b0, s4_gi} + {2'b0, s4_groups}) == 4'd8;
+wire seg_end = rw_last || ({1'b0, rw_gi} + {2'b0, rw_groups}) == 4'd8;
 
 reg          h1_valid = 1'b0;
 reg  [127:0] h1_tw = 0;
 reg  [7:0]   h1_has = 0;
-reg          h1_sparse = 1'b0;
+reg          h1_sparse = 1'b0;   // a mask of present groups: sparse, width
+reg          h1_width = 1'b0;
 
 always @(posedge clk) begin
     h1_valid <= ring_wr && seg_end && cur_has != 8'd0;
     h1_tw <= cur_tw;
     h1_has <= cur_has;
-    h1_sparse <= s4_user[6:5] == 2'd2;
+    h1_sparse <= rw_user[6:5] == 2'd2 || rw_width;
+    h1_width <= rw_width;
     if (ring_wr) begin
         seg_tw <= seg_end ? 128'd0 : cur_tw;
         seg_has <= seg_end ? 8'd0 : cur_has;
@@ -489,6 +655,7 @@ reg  [7:0]   h2_mask = 0;
 reg  [23:0]  h2_pos = 0;
 reg  [3:0]   h2_npres = 0;
 reg          h2_sparse = 1'b0;
+reg          h2_width = 1'b0;
 
 always @(posedge clk) begin
     h2_valid <= h1_valid;
@@ -497,6 +664,7 @@ always @(posedge clk) begin
     h2_pos <= h_pos;
     h2_npres <= h_npres;
     h2_sparse <= h1_sparse;
+    h2_width <= h1_width;
     if (rst)
         h2_valid <= 1'b0;
 end
@@ -510,7 +678,9 @@ always @* begin
         for (hw = 0; hw < 8; hw = hw + 1)
             if (h2_mask[hw] && h2_pos[3*hw +: 3] == hp[2:0])
                 h_words[16*hp +: 16] = h_words[16*hp +: 16] | h2_tw[16*hw +: 16];
-    h_hdr = h2_sparse ? {h_words, h2_mask} : {8'd0, h_words};
+    // width mode: the mask alone (its groups carry their own headers)
+    h_hdr = h2_width ? {128'd0, h2_mask} :
+            h2_sparse ? {h_words, h2_mask} : {8'd0, h_words};
 end
 
 // header FIFO: one entry per segment in the ring at most
@@ -521,7 +691,8 @@ reg [RP_W:0]    hf_wp = 0, hf_rp = 0;
 always @(posedge clk) begin
     if (h2_valid) begin
         hf_hdr[hf_wp[RP_W-1:0]] <= h_hdr;
-        hf_len[hf_wp[RP_W-1:0]] <= {h2_npres, 1'b0} + {4'd0, h2_sparse};
+        hf_len[hf_wp[RP_W-1:0]] <= h2_width ? 5'd1 :
+                                   {h2_npres, 1'b0} + {4'd0, h2_sparse};
         hf_wp <= hf_wp + 1'b1;
     end
     if (rst)
@@ -545,12 +716,15 @@ reg  [1:0]          e1_tail_len = 0;
 reg  [23:0]         e1_tail = 0;
 reg  [7:0]          e1_user = 0;
 reg  [GPB*256-1:0]  e1_pay = 0;
+reg  [WB-1:0]       e1_wbits = 0;
 
 reg                 e2_valid = 1'b0;
 reg  [HDR*8-1:0]    e2_hdr = 0;
 reg  [GPB*256-1:0]  e2_pay = 0;
 reg  [23:0]         e2_tail = 0;
 reg  [GPB*7-1:0]    e2_off = 0;      // byte offset of each group's payload
+reg  [WB-1:0]       e2_wbits = 0;    // width mode: the bit string,
+reg                 e2_woff = 1'b0;  // at byte 0 or 1 (after the mask)
 reg  [6:0]          e2_off_tail = 0;
 reg  [ITEM_LEN_W-1:0] e2_len = 0;
 reg                 e2_end = 1'b0;
@@ -586,6 +760,7 @@ always @(posedge clk) begin
         e1_tail <= r_tail[ri];
         e1_user <= {r_end[ri] && r_err[ri], r_user[ri]};
         e1_pay <= r_pay[ri];
+        e1_wbits <= r_wbits[ri];
     end
     if (rst) begin
         ret_e <= 1'b0;
@@ -595,7 +770,20 @@ always @(posedge clk) begin
     end
 end
 
-// E2: where each part of the item goes
+// E2: where each part of the item goes. Width mode: the bit string after
+// the mask byte, the RAW values (e1_pay, 32 bytes a half) after it
+wire                e1_width = WIDTH_OK && e1_user[6:5] == 2'd3;
+wire [5:0]          e1_wlen;         // width: the bit string's bytes
+wire [4:0]          e1_wraw;         // width: RAW values
+generate
+    if (WIDTH_OK) begin : e1w
+        assign e1_wlen = e1_size[5:0];
+        assign e1_wraw = e1_size[10:6];
+    end else begin : e1_no_w
+        assign e1_wlen = 0;
+        assign e1_wraw = 0;
+    end
+endgenerate
 reg [GPB*7-1:0]     o_off;
 reg [GPB*256-1:0]   o_pay;
 reg [6:0]           o_at;
@@ -604,11 +792,19 @@ always @* begin
     o_at = e1_hdr_on ? {2'd0, e1_hdr_len} : 7'd0;
     o_off = 0;
     o_pay = 0;
-    for (og = 0; og < GPB; og = og + 1) begin
-        o_off[7*og +: 7] = o_at;
-        if (og < e1_groups) begin
-            o_pay[256*og +: 256] = e1_pay[256*og +: 256];
-            o_at = o_at + {1'b0, e1_size[6*og +: 6]};
+    if (e1_width) begin
+        o_at = o_at + {1'b0, e1_wlen};
+        o_pay = e1_pay;
+        for (og = 0; og < GPB; og = og + 1)
+            o_off[7*og +: 7] = o_at + og[6:0] * 7'd32;
+        o_at = o_at + {e1_wraw, 2'd0};
+    end else begin
+        for (og = 0; og < GPB; og = og + 1) begin
+            o_off[7*og +: 7] = o_at;
+            if (og < e1_groups) begin
+                o_pay[256*og +: 256] = e1_pay[256*og +: 256];
+                o_at = o_at + {1'b0, e1_size[6*og +: 6]};
+            end
         end
     end
 end
@@ -621,6 +817,8 @@ always @(posedge clk) begin
             e2_pay <= o_pay;
             e2_tail <= e1_tail;
             e2_off <= o_off;
+            e2_wbits <= e1_width ? e1_wbits : {WB{1'b0}};
+            e2_woff <= e1_hdr_on;
             e2_off_tail <= o_at;
             e2_len <= {1'b0, o_at} + {6'd0, e1_end ? e1_tail_len : 2'd0};
             e2_end <= e1_end;
@@ -635,7 +833,8 @@ end
 reg [ITEM*8-1:0] p_item;
 integer          pg;
 always @* begin
-    p_item = {{(ITEM-HDR)*8{1'b0}}, e2_hdr};
+    p_item = {{(ITEM-HDR)*8{1'b0}}, e2_hdr} |
+             ({{(ITEM*8-WB){1'b0}}, e2_wbits} << {e2_woff, 3'd0});
     for (pg = 0; pg < GPB; pg = pg + 1)
         p_item = p_item | ({{(ITEM-32)*8{1'b0}}, e2_pay[256*pg +: 256]} <<
                            {e2_off[7*pg +: 7], 3'd0});

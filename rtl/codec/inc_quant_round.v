@@ -11,9 +11,11 @@
  *   mag 128..32767          -> Q16, word = q = sign ? -mag : mag (32-bit
  *                              two's complement, for Q8 too)
  *
- * The tests on mag are made on x and r directly, and the negation folds
- * the rounding increment into one adder: -(x + r) = ~x + !r. Purely
- * combinational.
+ * mag itself is an output too (width mode codes sign and magnitude,
+ * docs/codec.md section 12): x + r for Q8 and Q16, 0 for ZERO, not
+ * meaningful for RAW. The tests on mag are made on x and r directly, and
+ * the negation folds the rounding increment into one adder:
+ * -(x + r) = ~x + !r. Purely combinational.
  */
 
 // Language: Verilog 2001
@@ -29,7 +31,8 @@ module inc_quant_round
     input  wire        raw_exp,
     input  wire        zero,
     output wire [1:0]  tag,     // 0 ZERO, 1 Q8, 2 Q16, 3 RAW
-    output wire [31:0] word     // q (two's complement) or raw bits
+    output wire [31:0] word,    // q (two's complement) or raw bits
+    output wire [14:0] mag      // |q| (Q8, Q16), 0 (ZERO); RAW: not meaningful
 );
 
 wire [14:0] x = y[15:1];
@@ -45,6 +48,7 @@ wire q16 = x[14:7] != 8'd0 || (x[6:0] == 7'h7f && r);
 wire [16:0] q = ({2'b00, x} ^ {17{sign}}) + {16'd0, sign ^ r};
 
 assign tag = raw ? 2'd3 : (!nz ? 2'd0 : (q16 ? 2'd2 : 2'd1));
+assign mag = nz ? x + {14'd0, r} : 15'd0;
 assign word = raw ? value : (nz ? {{15{q[16]}}, q} : 32'd0);
 
 endmodule

@@ -22,7 +22,7 @@ RTL=${INC_RTL_DIR:-rtl/codec}
 VERILATOR=${VERILATOR:-verilator}
 
 ENGINES=(inc_compressor inc_decompressor)
-LEAVES=(inc_quant inc_quant_shift inc_quant_round inc_dequant inc_dequant_abs inc_dequant_norm inc_tag_offsets inc_group_pack inc_group_unpack
+LEAVES=(inc_quant inc_quant_shift inc_quant_round inc_dequant inc_dequant_abs inc_dequant_norm inc_tag_offsets inc_group_pack inc_group_unpack inc_width_group
 	inc_axis_packer)
 # the NIC (rtl/nic): the top and its blocks (by LANES, by DATA_W, the rest)
 NIC_DIR=${INC_NIC_DIR:-rtl/nic}

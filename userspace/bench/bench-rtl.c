@@ -110,6 +110,17 @@ static void fill_gauss(uint8_t *buf, size_t len, uint64_t *s, double scale)
 	}
 }
 
+static const char *mode_name(int mode)
+{
+	return mode == 1 ? "paper" : mode == 2 ? "sparse" : "width";
+}
+
+/* width mode is built in the 16-lane compressor only (docs/rtl.md) */
+static int built(int lanes, int kind, int mode)
+{
+	return mode != 3 || (lanes == 16 && kind == VL_COMPRESSOR);
+}
+
 int main(int argc, char **argv)
 {
 	static const size_t sizes[] = { 32, 256, 1024, 2048, 4096, 8192, 9000 };
@@ -133,7 +144,7 @@ int main(int argc, char **argv)
 		for (ls = 0; ls < 2; ls++) {
 			int mode;
 
-			for (mode = 1; mode <= 2; mode++) {
+			for (mode = 1; mode <= 3; mode++) {
 				struct chunks c = { 0 };
 				struct es_stats st;
 				double secs;
@@ -142,12 +153,14 @@ int main(int argc, char **argv)
 				fill_gauss(buf, lat_sizes[ls], &seed, 0.003);
 				add(&c, buf, lat_sizes[ls], 10, mode);
 				for (kind = 0; kind < 2; kind++) {
+					if (!built(lanes_list[li], kind, mode))
+						continue;
 					run(lanes_list[li], (enum vl_kind)kind, &c, 10, mode,
 					    &st, &secs);
 					printf("| %s | %d | %zu | %s | %llu | %llu |\n",
 					       kind ? "decompressor" : "compressor",
 					       lanes_list[li], lat_sizes[ls],
-					       mode == 1 ? "paper" : "sparse",
+					       mode_name(mode),
 					       (unsigned long long)(st.first_out - st.first_in),
 					       (unsigned long long)(st.last_out - st.first_in));
 				}
@@ -157,14 +170,14 @@ int main(int argc, char **argv)
 	}
 
 	printf("\n## Clocks per chunk, 200 chunks back to back (gaussian values, k = 10)\n\n");
-	printf("| lanes | chunk bytes | raw beats | compressor sparse | compressor paper | decompressor sparse | decompressor paper |\n");
-	printf("|------:|------:|------:|------:|------:|------:|------:|\n");
+	printf("| lanes | chunk bytes | raw beats | compressor sparse | compressor paper | decompressor sparse | decompressor paper | compressor width |\n");
+	printf("|------:|------:|------:|------:|------:|------:|------:|------:|\n");
 	for (li = 0; li < 2; li++) {
 		for (si = 0; si < sizeof(sizes) / sizeof(sizes[0]); si++) {
-			double per[4];
+			double per[4], perw = 0;
 			int mode, kind, i;
 
-			for (mode = 1; mode <= 2; mode++) {
+			for (mode = 1; mode <= 3; mode++) {
 				struct chunks c = { 0 };
 
 				for (i = 0; i < 200; i++) {
@@ -173,20 +186,29 @@ int main(int argc, char **argv)
 				}
 				for (kind = 0; kind < 2; kind++) {
 					struct es_stats st;
-					double secs;
+					double secs, v;
 
+					if (!built(lanes_list[li], kind, mode))
+						continue;
 					run(lanes_list[li], (enum vl_kind)kind, &c, 10,
 					    mode, &st, &secs);
-					per[kind * 2 + (mode == 1)] =
-						(double)(kind ? st.last_out - st.first_out + 1 :
-							 st.cycles) / 200.0;
+					v = (double)(kind ? st.last_out - st.first_out + 1 :
+						     st.cycles) / 200.0;
+					if (mode == 3)
+						perw = v;
+					else
+						per[kind * 2 + (mode == 1)] = v;
 				}
 				drop(&c);
 			}
-			printf("| %d | %zu | %zu | %.2f | %.2f | %.2f | %.2f |\n",
+			printf("| %d | %zu | %zu | %.2f | %.2f | %.2f | %.2f | ",
 			       lanes_list[li], sizes[si],
 			       (sizes[si] + 4 * lanes_list[li] - 1) / (4 * (size_t)lanes_list[li]),
 			       per[0], per[1], per[2], per[3]);
+			if (built(lanes_list[li], VL_COMPRESSOR, 3))
+				printf("%.2f |\n", perw);
+			else
+				printf("- |\n");
 		}
 	}
 
@@ -194,7 +216,7 @@ int main(int argc, char **argv)
 	printf("| engine | lanes | mode | chunks | raw bytes | clocks | raw bytes / clock | Gbit/s at 250 MHz | sim clocks / s |\n");
 	printf("|--------|------:|------|------:|------:|------:|------:|------:|------:|\n");
 	{
-		struct chunks g[3] = { { 0 } };
+		struct chunks g[4] = { { 0 } };
 		DIR *d = opendir(dir);
 		struct dirent *de;
 		int mode;
@@ -211,13 +233,14 @@ int main(int argc, char **argv)
 			for (off = 0; f && off < len; off += 8192) {
 				add(&g[1], f + off, len - off < 8192 ? len - off : 8192, 10, 1);
 				add(&g[2], f + off, len - off < 8192 ? len - off : 8192, 10, 2);
+				add(&g[3], f + off, len - off < 8192 ? len - off : 8192, 10, 3);
 			}
 			free(f);
 		}
 		if (d)
 			closedir(d);
 		for (li = 0; li < 2 && g[1].n; li++) {
-			for (mode = 2; mode >= 1; mode--) {
+			for (mode = 3; mode >= 1; mode--) {
 				int kind;
 
 				for (kind = 0; kind < 2; kind++) {
@@ -226,6 +249,8 @@ int main(int argc, char **argv)
 					size_t i, raw = 0;
 					uint64_t clocks;
 
+					if (!built(lanes_list[li], kind, mode))
+						continue;
 					for (i = 0; i < g[mode].n; i++)
 						raw += g[mode].len[i];
 					if (run(lanes_list[li], (enum vl_kind)kind, &g[mode],
@@ -234,7 +259,7 @@ int main(int argc, char **argv)
 					clocks = kind ? st.last_out - st.first_out + 1 : st.cycles;
 					printf("| %s | %d | %s | %zu | %zu | %llu | %.1f | %.1f | %.2fM |\n",
 					       kind ? "decompressor" : "compressor",
-					       lanes_list[li], mode == 1 ? "paper" : "sparse",
+					       lanes_list[li], mode_name(mode),
 					       g[mode].n, raw, (unsigned long long)clocks,
 					       (double)raw / (double)clocks,
 					       (double)raw / (double)clocks * 8 * 0.25,
@@ -244,6 +269,7 @@ int main(int argc, char **argv)
 		}
 		drop(&g[1]);
 		drop(&g[2]);
+		drop(&g[3]);
 	}
 	free(buf);
 	return 0;
