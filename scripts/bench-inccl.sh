@@ -203,7 +203,7 @@ run() {
 		# rank 0 writes the CSV
 		ip netns exec "$ID-h$r" env RANK=$r WORLD_SIZE="$RANKS" MASTER_ADDR="$NET.1" \
 			MASTER_PORT=$PORT timeout -k 5 "$RUN_TIMEOUT" "$IB" allreduce \
-			--algo "$algo" --transport "$tr" -k "$k" -b "$size" -e "$size" \
+			--algo "$algo" --transport "$tr" -k "$k" --mode sparse -b "$size" -e "$size" \
 			-n "$ITERS" -w "$WARM" --data "${DFILE[$d]}" --csv "$csv" \
 			>"$OUT/logs/$tag.rank$r.log" 2>&1 &
 		PIDS+=($!)

@@ -52,7 +52,7 @@ if [ -r "$G/charlm-step0150.f32" ]; then
 			bench allreduce --local 4 --algo "$algo" --data "$G/$f.f32" -b 1M -e 4M -f 4 -n 2 -w 1
 		done
 	done
-	out=$("$IB" allreduce --local 4 --data "$G/charlm-step0150.f32" -b 3721K -e 3721K -n 2 -w 1 2>&1)
+	out=$("$IB" allreduce --local 4 --mode sparse --data "$G/charlm-step0150.f32" -b 3721K -e 3721K -n 2 -w 1 2>&1)
 	ratio=$(echo "$out" | awk '$1 ~ /^[0-9]+$/ { sub("x", "", $7); print $7 }')
 	awk -v r="$ratio" 'BEGIN { exit !(r > 20) }' &&
 		ok "real gradients (charlm, 3.7 MB, k=10 sparse): the ring sends ${ratio}x less than the floats" ||
@@ -64,8 +64,16 @@ if [ -r "$G/charlm-step0150.f32" ]; then
 	echo "$out" | grep -q ' ok$' && awk -v r="$ratio" -v w="$wratio" 'BEGIN { exit !(w > 1.3 * r) }' &&
 		ok "real gradients, width mode: the ring sends ${wratio}x less than the floats, more than 1.3 x sparse's ${ratio}x" ||
 		nok "real gradients, width mode: ratio '$wratio' (sparse '$ratio')"
+	# no --mode and no INCCL_MODE: transport sw's default is width, the
+	# same bytes as --mode width (so more than 1.3 x sparse's ratio)
+	out=$(env -u INCCL_MODE "$IB" allreduce --local 4 --data "$G/charlm-step0150.f32" -b 3721K -e 3721K -n 2 -w 1 2>&1)
+	dratio=$(echo "$out" | awk '$1 ~ /^[0-9]+$/ { sub("x", "", $7); print $7 }')
+	echo "$out" | grep -q ' ok$' && echo "$out" | grep -q '^# incbench allreduce: 4 ranks, algorithm ring, transport sw (k 10, width,' &&
+		[ -n "$dratio" ] && [ "$dratio" = "$wratio" ] &&
+		ok "real gradients, no mode given: transport sw says width and sends what --mode width sends (${dratio}x)" ||
+		{ nok "real gradients, no mode given: ratio '$dratio' (width '$wratio', sparse '$ratio')"; echo "$out" | head -3 | sed 's/^/# /'; }
 else
-	for i in 1 2 3 4 5 6 7 8; do
+	for i in 1 2 3 4 5 6 7 8 9; do
 		n=$((n + 1)); echo "ok $n # SKIP no gradients in $G"
 	done
 fi

@@ -21,11 +21,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "inceptionn/inceptionn.h"
 #include "inccl.h"
 #include "inccl_int.h"
 #include "inccodec.h"
@@ -33,6 +35,26 @@
 #include "testlib.h"
 
 static int quick;
+
+/*
+ * The modes this process turned a gradient mark on with (bit m: mode m):
+ * this setsockopt comes before libc's for every call in the binary,
+ * libinccl.a's included, and passes each one to the kernel unchanged.
+ */
+static unsigned int mark_modes_seen;
+
+int setsockopt(int fd, int level, int name, const void *val, socklen_t len)
+{
+	if ((level == IPPROTO_IP || level == IPPROTO_IPV6) &&
+	    name == INC_SO_GRADIENT && val &&
+	    len == sizeof(struct inc_gradient)) {
+		const struct inc_gradient *g = val;
+
+		if (g->enable && g->mode < 32)
+			mark_modes_seen |= 1u << g->mode;
+	}
+	return (int)syscall(SYS_setsockopt, fd, level, name, val, len);
+}
 
 /* ---- running N ranks ------------------------------------------------------ */
 
@@ -924,6 +946,7 @@ static void test_config_errors(void)
 struct wire_arg {
 	struct scen s;
 	const char *env_mode;	/* rank 1 takes INCCL_MODE from here */
+	int no_mode;		/* both ranks: mode unset, INCCL_MODE unset */
 };
 
 /*
@@ -979,6 +1002,10 @@ static int wire_rank(int rank, int world, void *arg, FILE *out)
 	if (a->env_mode && rank == 1) {
 		setenv("INCCL_MODE", a->env_mode, 1);
 		s.mode = 0;	/* unset: from the environment */
+	}
+	if (a->no_mode) {
+		unsetenv("INCCL_MODE");
+		s.mode = 0;	/* unset: the transport's default */
 	}
 	for (i = 0; i < WIRE_COUNT; i++)
 		x[i] = im_gen(WIRE_SEED, 0, i);
@@ -1063,6 +1090,22 @@ static void test_width_wire(void)
 	     tx_w > body_w && tx_w - body_w == tx_s - body_s,
 	     "width broadcast: rank 0 wrote %llu bytes, sparse %llu: the codec's bodies in each mode (%zu and %zu bytes) and the same %llu bytes of headers",
 	     tx_w, tx_s, body_w, body_s, tx_s - body_s);
+	/* neither rank gives a mode, INCCL_MODE unset: transport sw's
+	 * default is width, so rank 0 writes width chunks (width's bytes,
+	 * not sparse's) and rank 1 decodes them as the codec does */
+	{
+		unsigned long long tx_d = 0;
+
+		a.env_mode = NULL;
+		a.no_mode = 1;
+		r = wire_job(&a, &tx_d, l1, sizeof(l1));
+		t_ok(!r && sscanf(l1, "wire ok mode %u tx %*u bad %zu", &m, &bad) == 2 &&
+		     m == INCCL_MODE_WIDTH && !bad && tx_d == tx_w && tx_d != tx_s,
+		     "sw broadcast, no mode given: width chunks by default (rank 0 wrote %llu bytes: width %llu, sparse %llu; %s)",
+		     tx_d, tx_w, tx_s, l1);
+		a.no_mode = 0;
+		a.env_mode = "width";
+	}
 
 	/* a mode mismatch: rank 0 sparse, rank 1 width */
 	a.s.mode = INCCL_MODE_SPARSE;
@@ -1078,6 +1121,85 @@ static void test_width_wire(void)
 	}
 	t_ok(!fails && named,
 	     "sparse against width: every rank fails to join, a message names both modes");
+	job_free(&j);
+}
+
+/* ---- the mode a transport takes when none is given -------------------- */
+
+struct dmode_arg {
+	struct scen s;
+	const char *env_mode;	/* INCCL_MODE on every rank, NULL: unset */
+};
+
+/*
+ * Mode unset in the configuration; each rank all-reduces 10000 floats
+ * and reports the mode in effect, the modes its sockets were marked with
+ * (setsockopt INC_SO_GRADIENT, above) and its marked bytes.
+ */
+static int dmode_rank(int rank, int world, void *arg, FILE *out)
+{
+	const struct dmode_arg *a = arg;
+	struct scen s = a->s;
+	struct inccl_config cfg;
+	struct inccl_stats st;
+	static float x[10000];
+	char hosts[4096];
+	inccl_comm *c;
+	size_t i;
+	int r;
+
+	alarm(120);
+	if (a->env_mode)
+		setenv("INCCL_MODE", a->env_mode, 1);
+	else
+		unsetenv("INCCL_MODE");
+	s.mode = 0;
+	for (i = 0; i < 10000; i++)
+		x[i] = im_gen(WIRE_SEED, rank, i);
+	r = join(&s, rank, world, &c, hosts, sizeof(hosts));
+	if (r) {
+		fprintf(out, "%d dmode join %d %s\n", rank, -r, inccl_errmsg());
+		return 0;
+	}
+	inccl_comm_config(c, &cfg);
+	mark_modes_seen = 0;
+	r = inccl_allreduce(c, x, x, 10000, 0, NULL);
+	inccl_get_stats(c, &st);
+	fprintf(out, "%d dmode %s mode %u seen 0x%x marked %llu\n", rank,
+		r ? "FAIL" : "ok", cfg.mode, mark_modes_seen,
+		(unsigned long long)st.tx_marked_bytes);
+	inccl_comm_destroy(c);
+	return 0;
+}
+
+/* every rank of 2 says mode `want`, marks `seen`, marked bytes or not */
+static void test_default_mode(int transport, const char *env_mode,
+			      unsigned int want, unsigned int seen,
+			      const char *what)
+{
+	struct dmode_arg a = { .s = { .algo = INCCL_RING, .transport = transport,
+				      .k = 10, .slice = 8192, .only = -1 },
+			       .env_mode = env_mode };
+	unsigned int m, sn;
+	unsigned long long marked;
+	int r, ok = 1;
+	struct job j;
+
+	scen_ports(&a.s, 2);
+	run_job(&j, 2, dmode_rank, &a, 120);
+	for (r = 0; r < 2; r++) {
+		const char *l = job_find(&j, r, "dmode ");
+
+		ok &= l && sscanf(l, "dmode ok mode %u seen 0x%x marked %llu",
+				  &m, &sn, &marked) == 3 && m == want &&
+		      sn == seen && (marked > 0) == (seen != 0);
+		t_diag("rank %d: %s", r, l ? l : "no report");
+	}
+	if (!ok)
+		job_diag_all(&j);
+	t_ok(ok, "transport %s, no mode given%s%s: %s",
+	     inccl_transport_name(transport), env_mode ? ", INCCL_MODE=" : "",
+	     env_mode ? env_mode : ", no INCCL_MODE", what);
 	job_free(&j);
 }
 
@@ -1287,6 +1409,15 @@ int main(int argc, char **argv)
 				  .mode = INCCL_MODE_PAPER, .slice = 65536, .only = -1 };
 
 		scenario(4, &s, "");
+		/* the nic transport's default mode is sparse (the NIC does
+		 * not take width yet): every mark says mode 2 ... */
+		test_default_mode(INCCL_NIC, NULL, INCCL_MODE_SPARSE,
+				  1u << INCCL_MODE_SPARSE,
+				  "sparse, every socket marked with mode 2");
+		/* ... and INCCL_MODE still chooses */
+		test_default_mode(INCCL_NIC, "width", INCCL_MODE_WIDTH,
+				  1u << INCCL_MODE_WIDTH,
+				  "width, every socket marked with mode 3");
 		return t_done();
 	}
 	/* every k, the sw transport (and paper and width modes, the
@@ -1340,6 +1471,12 @@ int main(int argc, char **argv)
 	}
 	test_config_errors();
 	test_width_wire();
+	test_default_mode(INCCL_SW, NULL, INCCL_MODE_WIDTH, 0,
+			  "width, no socket marked");
+	test_default_mode(INCCL_SW, "sparse", INCCL_MODE_SPARSE, 0,
+			  "sparse, no socket marked");
+	test_default_mode(INCCL_NONE, NULL, INCCL_MODE_WIDTH, 0,
+			  "width (documented; none sends floats), no socket marked");
 	{
 		struct scen s = { .algo = INCCL_RING, .transport = INCCL_NIC, .k = 10,
 				  .mode = INCCL_MODE_SPARSE, .slice = 8192, .only = -1 };

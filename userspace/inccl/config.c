@@ -201,7 +201,10 @@ int ic_config_resolve(const struct inccl_config *in, struct inccl_config *o)
 		return ic_err(INCCL_EINVAL, "k %u: the error bound is 2^-k, k from 1 to 24", o->k);
 	if (!o->mode) {
 		s = env("INCCL_MODE");
-		if (!s || !strcmp(s, "sparse"))
+		if (!s)	/* the transport's default (docs/inccl.md) */
+			o->mode = o->transport == INCCL_NIC ?
+				  INCCL_MODE_SPARSE : INCCL_MODE_WIDTH;
+		else if (!strcmp(s, "sparse"))
 			o->mode = INCCL_MODE_SPARSE;
 		else if (!strcmp(s, "paper"))
 			o->mode = INCCL_MODE_PAPER;
