@@ -7,7 +7,9 @@ start them. Checked: the package imports and finds libinccl, and says what
 is missing when it cannot; argument errors; the hook's averaged gradients
 against the exact average (float64) of every rank's own gradients, within
 inccl_bound() on every element, for ring and wa, transports none and sw,
-every mode (width's equal to sparse's bit for bit), several buckets;
+every mode (width's equal to sparse's bit for bit), several buckets; the
+mode left out: inccl's default for the transport (width with sw), the
+state reporting the resolved mode;
 identical results on every rank; error
 feedback kept per bucket and reset when a bucket changes size; a float64
 model, a WORLD_SIZE that disagrees with the group, transport nic without
@@ -15,6 +17,7 @@ inceptionn.ko, a rank that dies: each a clear error, no hang; weights
 identical on every rank after training, and the loss going down.
 usage: /usr/bin/python3 tests/python/test_hook.py   (BUILD: the build dir)
 """
+import hashlib
 import os
 import queue
 import socket
@@ -244,6 +247,30 @@ def connect_only(rank, world, kwargs):
     return {"error": None}
 
 
+def mode_in_use(rank, world, kwargs, env_mode):
+    """A state of kwargs (mode left out: None) with INCCL_MODE = env_mode
+    (None: unset); one all-reduce of 20000 gradient-like floats through the
+    hook's communicator: the mode the state and its communicator report, the
+    bytes this rank wrote, its repr before and after connect()."""
+    if env_mode is None:
+        os.environ.pop("INCCL_MODE", None)
+    else:
+        os.environ["INCCL_MODE"] = env_mode
+    st = inc.IncclState(**kwargs)
+    before, mode_before = repr(st), st.mode
+    st.connect()
+    g = torch.Generator().manual_seed(5 + rank)
+    x = torch.randn(20000, generator=g) * 1e-2
+    x[torch.rand(20000, generator=g) < 0.3] = 0.0
+    st.comm.allreduce(x.data_ptr(), x.data_ptr(), x.numel(), _inccl.AVG)
+    out = {"mode_before": mode_before, "mode": st.mode, "comm_mode": st.comm.mode,
+           "repr_before": before, "repr": repr(st), "tx": st.stats()["tx_bytes"],
+           "digest": hashlib.sha256(x.numpy().tobytes()).hexdigest()}
+    st.close()
+    out["mode_closed"] = st.mode
+    return out
+
+
 def dies(rank, world, steps_before):
     model = Net()
     ddp = DDP(model)
@@ -386,6 +413,36 @@ def main():
            f"equal sparse mode's bit for bit, every step "
            f"({len(wr or [])} steps, {differ} values differ)",
            f"width {len(wr or [])} steps, sparse {len(sr or [])} steps")
+
+    # mode left out (None): inccl's default for the transport, reported
+    # resolved; sw's is width: the bytes of mode="width", not "sparse"
+    runs = {}
+    for name, kwargs, env_mode in [
+            ("default", {"transport": "sw"}, None), ("width", {"transport": "sw", "mode": "width"}, None),
+            ("sparse", {"transport": "sw", "mode": "sparse"}, None),
+            ("env-paper", {"transport": "sw"}, "paper"), ("none", {"transport": "none"}, None)]:
+        res = spawn(mode_in_use, 3, kwargs, env_mode)
+        runs[name] = [res[r][1] if r in res and res[r][0] else None for r in range(3)]
+    d, w, sp = runs["default"], runs["width"], runs["sparse"]
+    good = all(d + w + sp)
+    ok(good and all(v["mode_before"] is None and "mode=None" in v["repr_before"]
+                    and v["mode"] == v["comm_mode"] == v["mode_closed"] == "width"
+                    and "mode='width'" in v["repr"] for v in d),
+       "IncclState(transport='sw'), no INCCL_MODE: mode None until connect(), then 'width' "
+       "(state, communicator, repr, after close)", runs["default"])
+    ok(good and [v["tx"] for v in d] == [v["tx"] for v in w]
+       and [v["tx"] for v in d] != [v["tx"] for v in sp]
+       and all(v["mode"] == "sparse" for v in sp),
+       "sw with the default mode writes width chunks: bytes per rank "
+       f"{[v['tx'] for v in d] if good else None}, as with mode='width', not as with "
+       f"mode='sparse' {[v['tx'] for v in sp] if good else None}", runs)
+    ok(good and [v["digest"] for v in d] == [v["digest"] for v in sp],
+       "... and the same averaged values as sparse mode's (every rank)")
+    ok(all(runs["env-paper"]) and all(v["mode"] == "paper" for v in runs["env-paper"]),
+       "mode None with INCCL_MODE=paper: the state reports 'paper'", runs["env-paper"])
+    ok(all(runs["none"]) and all(v["mode"] == "width" for v in runs["none"]),
+       "transport none, mode None: 'width' (inccl's default; nothing is compressed)",
+       runs["none"])
 
     # training: the loss goes down, every rank ends with the same weights
     for transport in ("sw", "none"):

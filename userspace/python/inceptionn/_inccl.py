@@ -154,7 +154,10 @@ def _choice(name, table, value):
 class Comm:
     """An inccl communicator (inccl_comm_init). Options left None come from
     the environment (RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT, INCCL_*) or
-    the library's defaults. Use it from one thread at a time."""
+    the library's defaults (mode: width with transport sw and none, sparse
+    with nic). .rank, .world, .algorithm, .transport, .k and .mode are the
+    values in effect (inccl_comm_config), whatever set them. Use it from one
+    thread at a time."""
 
     def __init__(self, rank=None, world=None, master_addr=None, master_port=None,
                  hosts=None, ifname=None, algorithm=None, transport=None, k=None,
@@ -201,6 +204,12 @@ class Comm:
         self._h = h
         self.rank = L.inccl_comm_rank(h)
         self.world = L.inccl_comm_world(h)
+        got = _Config()
+        L.inccl_comm_config(h, ctypes.byref(got))
+        names = lambda table, v: next(n for n, x in table.items() if x == v)  # noqa: E731
+        self.algorithm = names(ALGOS, got.algo)
+        self.transport = names(TRANSPORTS, got.transport)
+        self.k, self.mode = got.k, names(MODES, got.mode)
 
     def close(self):
         if getattr(self, "_h", None):

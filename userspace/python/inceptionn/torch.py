@@ -2,7 +2,7 @@
 """PyTorch DistributedDataParallel communication hook on inccl.
 
     import inceptionn.torch as inc
-    state = inc.IncclState(k=10, mode="sparse", transport="sw")
+    state = inc.IncclState(k=10, transport="sw")   # mode: width, sw's default
     ddp.register_comm_hook(state, inc.allreduce_hook)
 
 The hook hands each gradient bucket's buffer to inccl_allreduce (in place,
@@ -46,13 +46,17 @@ class IncclState:
     process_group (default: the whole world), joined at the first bucket
     (or by connect()), and the error-feedback residuals per bucket index.
 
-    k, mode ("paper", "sparse", "width"), transport ("nic", "sw", "none"),
-    algorithm ("ring", "wa"): the communicator (docs/inccl.md). Every mode
-    decodes to the same values, so the averaged gradients are the same;
-    "width" (docs/codec.md section 12) puts the fewest bytes on the wire with
-    "sw", but with "nic" it is sent uncompressed until the NIC advertises
-    width mode (today's does not; docs/socket-option.md), so use "sparse"
-    there;
+    k, mode ("paper", "sparse", "width", or None), transport ("nic", "sw",
+    "none"), algorithm ("ring", "wa"): the communicator (docs/inccl.md).
+    Every mode decodes to the same values, so the averaged gradients are the
+    same; only the bytes on the wire differ. mode None (the default) is
+    inccl's default: INCCL_MODE if set, else the transport's mode: "width"
+    for "sw" (docs/codec.md section 12: the fewest bytes, about 1.7x fewer
+    than "sparse" on real gradients; the codec runs on the CPU) and "none",
+    "sparse" for "nic" (the NIC compresses, and today's NIC does not take
+    width mode: width-marked frames go uncompressed, docs/socket-option.md).
+    After connect(), .mode is the mode in use ("width", ...), as inccl
+    resolved it; before, what was asked (None: the default);
     error_feedback: keep what this rank's quantization lost per bucket and
     add it to the next step's bucket (EF-SGD); reset when a bucket changes
     size. timeout: seconds without progress from a peer before a call fails.
@@ -61,11 +65,12 @@ class IncclState:
     interface inccl uses.
     """
 
-    def __init__(self, k=10, mode="sparse", transport="sw", algorithm="ring",
+    def __init__(self, k=10, mode=None, transport="sw", algorithm="ring",
                  error_feedback=True, process_group=None, timeout=60.0,
                  master_addr=None, ifname=None, slice_bytes=None):
         # argument errors now, not at the first bucket
-        _inccl._choice("mode", _inccl.MODES, mode)
+        if mode is not None:
+            _inccl._choice("mode", _inccl.MODES, mode)
         _inccl._choice("transport", _inccl.TRANSPORTS, transport)
         _inccl._choice("algorithm", _inccl.ALGOS, algorithm)
         if not isinstance(k, int) or isinstance(k, bool) or not 1 <= k <= 24:
@@ -126,8 +131,14 @@ class IncclState:
         finally:
             if reserve is not None:
                 reserve.close()
+        self.mode = self.comm.mode  # resolved: the transport's default, INCCL_MODE
         self._worker = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="inccl")
         return self
+
+    def __repr__(self):
+        return (f"IncclState(k={self.k}, mode={self.mode!r}, transport={self.transport!r}, "
+                f"algorithm={self.algorithm!r}, error_feedback={self.error_feedback}"
+                f"{', connected' if self.comm is not None else ''})")
 
     def stats(self):
         """inccl's counters (bytes on the sockets, codec CPU time ...)."""
