@@ -34,6 +34,17 @@ done <<EOF
 --world 1|--world: 2 to 8
 EOF
 
+# the width settings: taken when named, not in "all" (its figures are
+# sparse's and paper's); each names its mode, whatever the hook's default
+out=$(cd scripts/train && "$PY" -c '
+import tasks
+n = tasks.parse_settings("ring-k10-width,ring-k8-width-ef@nic", [])
+print("named", n == ["ring-k10-width", "ring-k8-width-ef@nic"])
+print("all", not any("width" in x for x in tasks.parse_settings("all", [])))
+' 2>&1)
+check "settings ring-k10-width and ring-k8-width-ef@nic are taken; 'all' has no width setting" \
+	eval '[ "$out" = "$(printf "named True\nall True")" ]'
+
 rm -rf "$OUT"
 log=$OUT.log
 "$PY" $TE --models mlp --seeds 1 --settings short --steps "$STEPS" --eval 50 \
@@ -59,6 +70,10 @@ print("ok" if k10["digest"] != s["digest"] else "not ok",
 st = k10["inccl"]
 print("ok" if st["tx_float_bytes"] > 3 * st["tx_bytes"] else "not ok",
       f"- inccl's own counters: {st['tx_float_bytes']} float bytes sent as {st['tx_bytes']} socket bytes")
+modes = {n: x.get("mode") for n, x in r.items()}
+want = {"stock": None, "wa-k10": "sparse", "ring-k10-sparse": "sparse", "ring-k6-paper": "paper"}
+print("ok" if all(modes.get(n, "?") == m for n, m in want.items()) else "not ok",
+      f"- each record's mode is the one its name says, as inccl resolved it: {modes}")
 EOF
 while read -r res rest; do
 	if [ "$res" = ok ]; then ok "${rest#- }"; else nok "${rest#"ok - "}"; fi
