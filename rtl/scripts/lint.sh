@@ -3,7 +3,8 @@
 #
 # Lints the RTL with `verilator --lint-only -Wall` (no warning waivers on
 # the command line): the engines inc_compressor and inc_decompressor for
-# LANES = 8 and 16, every leaf module as its own top, and the NIC (rtl/nic)
+# LANES = 8 and 16, every leaf module (and width mode's 16-lane
+# inc_width_decompressor, which has no LANES) as its own top, and the NIC (rtl/nic)
 # top and blocks: the top, nic_tx and nic_rx for LANES = 8 and 16, the
 # blocks with a data width for DATA_W = 256 and 512. An engine whose file
 # does not exist yet is skipped.
@@ -23,7 +24,7 @@ VERILATOR=${VERILATOR:-verilator}
 
 ENGINES=(inc_compressor inc_decompressor)
 LEAVES=(inc_quant inc_quant_shift inc_quant_round inc_dequant inc_dequant_abs inc_dequant_norm inc_tag_offsets inc_group_pack inc_group_unpack inc_width_group
-	inc_axis_packer)
+	inc_axis_packer inc_width_decompressor)
 # the NIC (rtl/nic): the top and its blocks (by LANES, by DATA_W, the rest)
 NIC_DIR=${INC_NIC_DIR:-rtl/nic}
 NIC_LANES=(inc_nic nic_tx nic_rx)

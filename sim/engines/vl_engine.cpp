@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * The thin C++ layer Verilator needs: wraps the four engine models (two
- * engines, two lane counts) behind the C interface of vl_engine.h.
+ * The thin C++ layer Verilator needs: wraps the engine models (two
+ * engines, two lane counts; width mode's 16-lane decompressor) behind the C
+ * interface of vl_engine.h.
  */
 #include <cstring>
 
@@ -10,6 +11,7 @@
 #include "Vcomp16.h"
 #include "Vdecomp8.h"
 #include "Vdecomp16.h"
+#include "Vwdecomp16.h"
 
 #include "vl_engine.h"
 
@@ -141,6 +143,11 @@ template <> void engine<Vdecomp16, true>::status(struct vl_io *io)
 	io->status_valid = m->status_valid;
 	io->status_error = m->status_error;
 }
+template <> void engine<Vwdecomp16, true>::status(struct vl_io *io)
+{
+	io->status_valid = m->status_valid;
+	io->status_error = m->status_error;
+}
 
 extern "C" struct vl_engine *vl_engine_new(enum vl_kind kind, int lanes)
 {
@@ -152,6 +159,8 @@ extern "C" struct vl_engine *vl_engine_new(enum vl_kind kind, int lanes)
 		return new engine<Vdecomp8, true>(64, 32);
 	if (kind == VL_DECOMPRESSOR && lanes == 16)
 		return new engine<Vdecomp16, true>(128, 64);
+	if (kind == VL_WIDTH_DECOMPRESSOR && lanes == 16)
+		return new engine<Vwdecomp16, true>(128, 64);
 	return nullptr;
 }
 

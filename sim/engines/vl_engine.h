@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * A C interface to the Verilator models of the codec engines
- * (rtl/codec/inc_compressor.v, inc_decompressor.v), so that tests and tools
+ * (rtl/codec/inc_compressor.v, inc_decompressor.v, inc_width_decompressor.v), so that tests and tools
  * are written in C against the C library. vl_engine.cpp is the only C++.
  */
 #ifndef INC_VL_ENGINE_H
@@ -13,7 +13,9 @@
 extern "C" {
 #endif
 
-enum vl_kind { VL_COMPRESSOR, VL_DECOMPRESSOR };
+/* VL_WIDTH_DECOMPRESSOR: rtl/codec/inc_width_decompressor.v (width mode,
+ * 16 lanes only) */
+enum vl_kind { VL_COMPRESSOR, VL_DECOMPRESSOR, VL_WIDTH_DECOMPRESSOR };
 
 /* Port values of one clock. Byte i of a stream is data[i]; keep is a bit
  * mask, bit i in keep[i / 8] bit (i % 8). */

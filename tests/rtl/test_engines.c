@@ -2,9 +2,10 @@
 /*
  * The RTL engines against the C library, through their Verilator models:
  * compressor and decompressor, 8 and 16 lanes, every mode, every k.
- * Width mode (3) is built in the 16-lane compressor only: its chunks are
- * in the compressor's sets at 16 lanes, and left out of the decompressor's
- * (which flags the mode) and of the 8-lane sets.
+ * Width mode (3) is built at 16 lanes: in the compressor, and in its own
+ * decompressor (inc_width_decompressor.v). Its chunks are in the
+ * compressor's sets at 16 lanes and go to the width decompressor; the
+ * other decompressor gets the rest; the 8-lane sets have none.
  *
  * - random chunks (lengths 0..9000, every value class, NaN payloads,
  *   runs of zeros) with random backpressure on both ports: the compressor's
@@ -213,17 +214,22 @@ static uint32_t decomp_user(const struct chunk *c)
 	return (uint32_t)(c->len << 7 | (size_t)c->mode << 5 | c->k);
 }
 
-/* the chunks of s the decompressor takes (not width mode): a view, the
- * chunks still s's */
-static struct set decomp_view(const struct set *s)
+/* the chunks of s a decompressor takes: inc_decompressor modes 1 and 2,
+ * inc_width_decompressor mode 3. A view: the chunks are still s's */
+static struct set decomp_view(const struct set *s, int width)
 {
 	struct set v = { calloc(s->n + 1, sizeof(*s->c)), 0, s->name };
 	size_t i;
 
 	for (i = 0; i < s->n; i++)
-		if (s->c[i].mode != INC_MODE_WIDTH)
+		if ((s->c[i].mode == INC_MODE_WIDTH) == width)
 			v.c[v.n++] = s->c[i];
 	return v;
+}
+
+static const char *ename(enum vl_kind ek)
+{
+	return ek == VL_WIDTH_DECOMPRESSOR ? "width decompressor" : "decompressor";
 }
 
 /* ---- compressor --------------------------------------------------------- */
@@ -283,10 +289,10 @@ static void run_compressor(int lanes, const struct set *s, double idle,
 
 /* ---- decompressor ------------------------------------------------------- */
 
-static void run_decompressor(int lanes, const struct set *s, double idle,
-			     double stall, int line_rate)
+static void run_decompressor(int lanes, enum vl_kind ek, const struct set *s,
+			     double idle, double stall, int line_rate)
 {
-	struct vl_engine *e = vl_engine_new(VL_DECOMPRESSOR, lanes);
+	struct vl_engine *e = vl_engine_new(ek, lanes);
 	struct es_packet *in = calloc(s->n, sizeof(*in));
 	struct es_result *out = calloc(s->n, sizeof(*out));
 	struct es_config cfg = { idle, stall, 11 + (uint64_t)lanes, HANG };
@@ -316,13 +322,13 @@ static void run_decompressor(int lanes, const struct set *s, double idle,
 		}
 	}
 	t_ok(!rc && !bad && !st.bad_keep && st.status_errors == 0,
-	     "decompressor x%d %s: %zu chunks equal the library's decoding (%zu differ), idle %.0f%% stall %.0f%%, %llu cycles",
-	     lanes, s->name, s->n, bad, idle * 100, stall * 100,
+	     "%s x%d %s: %zu chunks equal the library's decoding (%zu differ), idle %.0f%% stall %.0f%%, %llu cycles",
+	     ename(ek), lanes, s->name, s->n, bad, idle * 100, stall * 100,
 	     (unsigned long long)st.cycles);
 	if (line_rate)
 		t_ok(!rc && st.out_gaps == 0,
-		     "decompressor x%d %s: line rate, a raw beat every clock: %llu beats in %llu clocks",
-		     lanes, s->name, (unsigned long long)st.out_beats,
+		     "%s x%d %s: line rate, a raw beat every clock: %llu beats in %llu clocks",
+		     ename(ek), lanes, s->name, (unsigned long long)st.out_beats,
 		     (unsigned long long)(st.last_out - st.first_out + 1));
 	es_free(out, s->n);
 	free(out);
@@ -410,10 +416,11 @@ static size_t craft(const struct chunk *c, enum craft how, struct rng *r,
 	return 0;
 }
 
-static void malformed(int lanes, const struct set *good, struct rng *r,
-		      size_t n)
+static void malformed(int lanes, enum vl_kind ek, const struct set *good,
+		      struct rng *r, size_t n)
 {
-	struct vl_engine *e = vl_engine_new(VL_DECOMPRESSOR, lanes);
+	struct vl_engine *e = vl_engine_new(ek, lanes);
+	int width = ek == VL_WIDTH_DECOMPRESSOR;
 	struct mal *m = calloc(n, sizeof(*m));
 	struct es_packet *in = calloc(n, sizeof(*in));
 	struct es_result *out = calloc(n, sizeof(*out));
@@ -451,6 +458,13 @@ static void malformed(int lanes, const struct set *good, struct rng *r,
 				m[i].body[c->body_len + j] = (uint8_t)rng_next(r);
 			break;
 		case 4:	/* one structural error, lengths consistent */
+			if (width) {
+				/* width: a bit of a group's first bytes */
+				if (len > 1)
+					m[i].body[1 + rng_below(r, (uint32_t)(len - 1 < 6 ? len - 1 : 6))] ^=
+						(uint8_t)(1u << rng_below(r, 8));
+				break;
+			}
 			len = craft(c, (enum craft)rng_below(r, CRAFT_N), r, m[i].body);
 			if (!len) {
 				len = c->body_len;	/* no place for it: good */
@@ -466,6 +480,8 @@ static void malformed(int lanes, const struct set *good, struct rng *r,
 
 				if (rng_below(r, 2))
 					k = bad_k[rng_below(r, 3)];
+				else if (width)
+					mode = rng_below(r, 3);
 				else
 					mode = rng_below(r, 2) ? 0 : 3;
 				if (rng_below(r, 4) == 0)
@@ -480,7 +496,7 @@ static void malformed(int lanes, const struct set *good, struct rng *r,
 		m[i].raw_len = raw_len;
 		m[i].user = (uint32_t)(raw_len << 7 | mode << 5 | k);
 		m[i].c_err = raw_len > INC_CHUNK_MAX_BYTES || !k || k > INC_K_MAX ||
-			     !mode || mode > 2 ||
+			     (width ? mode != 3 : !mode || mode > 2) ||
 			     inc_chunk_decode(m[i].body, len, raw_len, k,
 					      (enum inc_mode)mode, m[i].want,
 					      sizeof(m[i].want)) != 0;
@@ -507,18 +523,19 @@ static void malformed(int lanes, const struct set *good, struct rng *r,
 				       rtl_err ? "flags" : "passes", out[i].len);
 		}
 	}
-	t_ok(!rc && kinds[6] > 0, "decompressor x%d malformed: never hangs (%zu chunks: %zu garbage, %zu truncated, %zu too long, %zu over 16384 bytes, %zu bad parameters or a flipped byte, %zu single structural errors, %zu good)",
-	     lanes, n, kinds[0], kinds[1], kinds[2], kinds[6], kinds[3], kinds[4], kinds[5]);
+	t_ok(!rc && kinds[6] > 0, "%s x%d malformed: never hangs (%zu chunks: %zu garbage, %zu truncated, %zu too long, %zu over 16384 bytes, %zu bad parameters or a flipped byte, %zu single structural errors, %zu good)",
+	     ename(ek), lanes, n, kinds[0], kinds[1], kinds[2], kinds[6], kinds[3], kinds[4], kinds[5]);
 	t_ok(!rc && !wrong && st.status_errors == nerr && st.status_chunks == n,
-	     "decompressor x%d malformed: flags exactly the %zu chunks the C decoder rejects (and stored chunks, which engines do not take), decodes the rest (%zu disagree; status %llu of %llu)",
-	     lanes, nerr, wrong, (unsigned long long)st.status_errors,
+	     "%s x%d malformed: flags exactly the %zu chunks the C decoder rejects (and stored chunks, which engines do not take), decodes the rest (%zu disagree; status %llu of %llu)",
+	     ename(ek), lanes, nerr, wrong, (unsigned long long)st.status_errors,
 	     (unsigned long long)st.status_chunks);
-	t_ok(kinds[4] > 0 && crafted_ok == kinds[4],
-	     "decompressor x%d malformed: the C decoder rejects all %zu single structural errors (%zu)",
-	     lanes, kinds[4], crafted_ok);
+	if (!width)
+		t_ok(kinds[4] > 0 && crafted_ok == kinds[4],
+		     "decompressor x%d malformed: the C decoder rejects all %zu single structural errors (%zu)",
+		     lanes, kinds[4], crafted_ok);
 	t_ok(!rc && !over && !st.bad_keep,
-	     "decompressor x%d malformed: never more than raw_len bytes (%zu over)",
-	     lanes, over);
+	     "%s x%d malformed: never more than raw_len bytes (%zu over)",
+	     ename(ek), lanes, over);
 	for (i = 0; i < n; i++)
 		free(m[i].body);
 	es_free(out, n);
@@ -613,7 +630,7 @@ int main(int argc, char **argv)
 		struct set rnd = { NULL, 0, "random" };
 		struct set spc = { NULL, 0, "special values" };
 		struct set grd = { NULL, 0, "real gradients" };
-		struct set drnd, dspc, dgrd;
+		struct set drnd, dspc, dgrd, wrnd, wspc, wgrd;
 
 		if (!vl_engine_new(VL_COMPRESSOR, lanes)) {
 			t_ok(0, "no %d-lane models in this build", lanes);
@@ -623,28 +640,43 @@ int main(int argc, char **argv)
 		random_set(&rnd, &r, (quick ? 100 : 750) * (size_t)nmodes);
 		special_set(&spc);
 		gradient_set(&grd, quick ? 200 * (size_t)nmodes : 100000);
-		drnd = decomp_view(&rnd);
-		dspc = decomp_view(&spc);
-		dgrd = decomp_view(&grd);
+		drnd = decomp_view(&rnd, 0);
+		dspc = decomp_view(&spc, 0);
+		dgrd = decomp_view(&grd, 0);
+		wrnd = decomp_view(&rnd, 1);
+		wspc = decomp_view(&spc, 1);
+		wgrd = decomp_view(&grd, 1);
 
 		run_compressor(lanes, &rnd, 0.2, 0.3, 0);
 		run_compressor(lanes, &spc, 0.5, 0.5, 0);
 		run_compressor(lanes, &rnd, 0, 0, 1);
-		run_decompressor(lanes, &drnd, 0.2, 0.3, 0);
-		run_decompressor(lanes, &dspc, 0.5, 0.5, 0);
-		run_decompressor(lanes, &drnd, 0, 0, 1);
+		run_decompressor(lanes, VL_DECOMPRESSOR, &drnd, 0.2, 0.3, 0);
+		run_decompressor(lanes, VL_DECOMPRESSOR, &dspc, 0.5, 0.5, 0);
+		run_decompressor(lanes, VL_DECOMPRESSOR, &drnd, 0, 0, 1);
+		if (wrnd.n) {
+			run_decompressor(lanes, VL_WIDTH_DECOMPRESSOR, &wrnd, 0.2, 0.3, 0);
+			run_decompressor(lanes, VL_WIDTH_DECOMPRESSOR, &wspc, 0.5, 0.5, 0);
+			run_decompressor(lanes, VL_WIDTH_DECOMPRESSOR, &wrnd, 0, 0, 1);
+		}
 		if (grd.n) {
 			run_compressor(lanes, &grd, 0.05, 0.05, 0);
 			run_compressor(lanes, &grd, 0, 0, 1);
-			run_decompressor(lanes, &dgrd, 0, 0, 1);
+			run_decompressor(lanes, VL_DECOMPRESSOR, &dgrd, 0, 0, 1);
+			if (wgrd.n)
+				run_decompressor(lanes, VL_WIDTH_DECOMPRESSOR, &wgrd, 0, 0, 1);
 		} else {
 			t_skip("no gradient files in %s", t_gradient_dir());
 		}
-		malformed(lanes, &drnd, &r, quick ? 300 : 2000);
+		malformed(lanes, VL_DECOMPRESSOR, &drnd, &r, quick ? 300 : 2000);
+		if (wrnd.n)
+			malformed(lanes, VL_WIDTH_DECOMPRESSOR, &wrnd, &r, quick ? 300 : 2000);
 		bad_compressor_params(lanes);
 		free(drnd.c);
 		free(dspc.c);
 		free(dgrd.c);
+		free(wrnd.c);
+		free(wspc.c);
+		free(wgrd.c);
 		free_set(&rnd);
 		free_set(&spc);
 		free_set(&grd);
