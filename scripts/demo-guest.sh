@@ -12,7 +12,11 @@
 #      data in iperf3 3.12 itself when a write is partial: the byte-for-byte
 #      check of unmarked data is phase 3.)
 #   2. incgrad, marked (INC_SO_GRADIENT, k, mode): the receiver checks every
-#      header exactly and every value against the bound.
+#      header exactly and every value against the bound. In a mode the NIC
+#      does not advertise (width: FEATURES bit 12, clear on today's NIC) the
+#      driver sends the marked frames uncompressed and counts them in
+#      drv_tx_plain_feature; the NIC's FEATURES word is reported so that
+#      demo.sh can tell which.
 #   3. incgrad, unmarked: every value exact.
 #   4. ethtool -S of the NIC.
 #
@@ -54,7 +58,9 @@ insmod /lib/modules/inceptionn.ko || { say "insmod inceptionn.ko failed"; exit 1
 ip link set "$IF" mtu "$MTU" && ip addr add "$(ip_of "$H")/24" dev "$IF" &&
 	ip link set "$IF" up || { say "cannot configure $IF"; exit 1; }
 wait_for 30 carrier_up || { say "no carrier on $IF"; exit 1; }
-say "NIC up: $(ethtool -i "$IF" | sed -n 's/^firmware-version: //p'), $(ip_of "$H"), MTU $MTU"
+FEAT=$(features)
+say "NIC up: $(ethtool -i "$IF" | sed -n 's/^firmware-version: //p'), $(ip_of "$H"), MTU $MTU, FEATURES ${FEAT:-unreadable}"
+echo "DEMO-RESULT phase=nic host=$H features=${FEAT:-none}"
 
 # the servers this host's predecessor sends to; each serves one client
 iperf3 -s -1 >/tmp/iperf-server.log 2>&1 &
@@ -109,7 +115,7 @@ xfer() {
 	phase=$1 port=$2
 	shift 2
 	say "phase $phase: incgrad to host$NEXT ($*)"
-	c0=$(counters tx_bytes drv_tx_bytes tx_comp_frames tx_bytes_saved)
+	c0=$(counters tx_bytes drv_tx_bytes tx_comp_frames tx_bytes_saved drv_tx_plain_feature)
 	t=0
 	while :; do
 		out=$(incgrad client "$(ip_of "$NEXT")" "$F" --port "$port" "$@" \
@@ -121,13 +127,14 @@ xfer() {
 		[ "$t" -lt 60 ] || break
 		sleep 1
 	done
-	c1=$(counters tx_bytes drv_tx_bytes tx_comp_frames tx_bytes_saved)
+	c1=$(counters tx_bytes drv_tx_bytes tx_comp_frames tx_bytes_saved drv_tx_plain_feature)
 	echo "DEMO-RESULT phase=$phase from=$H to=$NEXT rc=$rc" \
 		"result=$(jfield result "$out") verdict=$(jfield server_result "$out")" \
 		"mbps=$(jfield server_throughput_mbps "$out")" \
 		"payload=$(jfield payload_bytes "$out") written=$(jfield bytes_written "$out")" \
 		"link_bytes=$(delta tx_bytes "$c0" "$c1") host_bytes=$(delta drv_tx_bytes "$c0" "$c1")" \
 		"comp_frames=$(delta tx_comp_frames "$c0" "$c1") saved=$(delta tx_bytes_saved "$c0" "$c1")" \
+		"plain_feature=$(delta drv_tx_plain_feature "$c0" "$c1")" \
 		"max_err=$(jfield server_max_abs_err "$out") crc_match=$(jfield server_crc_match "$out")" \
 		"not_exact=$(jfield server_not_exact "$out") reason=$(jfield reason "$out" | tr ' ' '_')"
 	[ "$rc" -eq 0 ] && [ "$(jfield server_result "$out")" = pass ] || bad=1

@@ -31,6 +31,7 @@ HOSTS=5|HOSTS=5
 STEPS=5|STEPS=5: 10 to 5000
 K=0|K=0: the error bound
 MODE=fast|MODE=fast: paper or sparse
+MODE=width|MODE=width: the NIC does not take width mode yet (FEATURES bit 12 clear
 SEED=x|SEED=x
 TRAIN_TIMEOUT=10|TRAIN_TIMEOUT=10: at least 60
 EOF

@@ -5,7 +5,7 @@
  * against the original, and single-core speed each way (GB/s of float
  * input). Exits 1 if any value misses the bound.
  *
- * usage: inccodec-demo [-k K] [--mode paper|sparse] DIR_OR_FILE...
+ * usage: inccodec-demo [-k K] [--mode paper|sparse|width] DIR_OR_FILE...
  */
 #include <dirent.h>
 #include <errno.h>
@@ -187,12 +187,14 @@ int main(int argc, char **argv)
 			p.mode = INC_MODE_PAPER;
 		} else if (o == 'm' && !strcmp(optarg, "sparse")) {
 			p.mode = INC_MODE_SPARSE;
+		} else if (o == 'm' && !strcmp(optarg, "width")) {
+			p.mode = INC_MODE_WIDTH;
 		} else if (o == 'm') {
-			fprintf(stderr, "%s: mode must be paper or sparse, not '%s'\n",
+			fprintf(stderr, "%s: mode must be paper, sparse or width, not '%s'\n",
 				prog, optarg);
 			return 2;
 		} else {
-			fprintf(stderr, "usage: %s [-k K] [--mode paper|sparse] DIR_OR_FILE...\n",
+			fprintf(stderr, "usage: %s [-k K] [--mode paper|sparse|width] DIR_OR_FILE...\n",
 				prog);
 			return 2;
 		}
@@ -204,7 +206,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	printf("inceptionn gradient codec: mode %s, k %u, implementation %s, one core\n\n",
-	       p.mode == INC_MODE_PAPER ? "paper" : "sparse", p.k,
+	       p.mode == INC_MODE_PAPER ? "paper" :
+	       p.mode == INC_MODE_WIDTH ? "width" : "sparse", p.k,
 	       inc_impl_name());
 	printf("%-22s %5s %11s %10s %9s %9s %11s %-4s %7s %7s\n", "file", "k",
 	       "bound", "bytes", "on wire", "ratio", "max error", "held",
