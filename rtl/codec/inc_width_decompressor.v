@@ -96,7 +96,7 @@ localparam AW = RW + 7;                // byte address in the ring
 localparam PW = AW + 1;                // pointers: one more bit, for order
 localparam XB = 106;                   // bytes a group may need: 101 + tail
 localparam MAX_CHUNK = 9000;
-localparam CQ_W = 3;                   // chunk queue: 8 chunks
+localparam CQ_W = 5;                   // chunk queue: 32 chunks (tiny chunks back to back: about 20 in flight)
 localparam CQ_N = 1 << CQ_W;
 localparam integer CQ_MAX_I = CQ_N - 3;  // room for three more chunks' first beats
 localparam [CQ_W:0] CQ_MAX = CQ_MAX_I[CQ_W:0];
@@ -243,7 +243,7 @@ reg  [CQ_W:0]   w_ptr = 0;             // ... with the order bit
 reg             w_ended = 1'b1;        // ... its body has ended
 reg  [14:0]     w_blen = 0;
 reg             w_disc = 1'b0;         // ... the rest of its body is dropped
-reg  [CQ_W:0]   o_done = 0;            // chunks whose last beat has left
+reg  [CQ_W:0]   x_done = 0;            // chunks whose last descriptor is taken
 
 // a body starts at a row
 wire [PW-1:0]   w_base = (i0_first && wr_ptr[6:0] != 7'd0) ?
@@ -279,8 +279,10 @@ always @(posedge clk) begin
     end
 end
 
-// the writer's chunk has had its last beat out (o_done is past it)
-wire [CQ_W:0] w_out_d = o_done - w_ptr - 1'b1;
+// the extractor has taken the writer's chunk's last descriptor (x_done is
+// past it): it has read all the bytes it will, the rest is dropped (its
+// length still counts, for the verdict)
+wire [CQ_W:0] w_out_d = x_done - w_ptr - 1'b1;
 wire          w_out = !w_out_d[CQ_W];
 
 // rows in use: the writer's, from the oldest needed; room for three more
@@ -703,6 +705,10 @@ wire [CQ_W-1:0] dh_seq = dh[15 + PW-7 +: CQ_W];
 wire [PW-8:0]   dh_row = dh[15 +: PW-7];
 wire [7:0]      dh_start = dh[7 +: 8];
 wire [PW-1:0]   dh_abs = {dh_row, 7'd0} + {{(PW-8){1'b0}}, dh_start};
+wire            dh_last = dh[DW-6];
+wire [CQ_W-1:0] dh_next = dh_seq + 1'b1;
+wire [PW-1:0]   dh_next_at = dh_next != cq_wp[CQ_W-1:0] ? cq_start[dh_next] :
+                             {wr_ptr[PW-1:7], 7'd0};
 wire [RW-1:0]   dh_ri = dh_row[RW-1:0];
 wire [RW-1:0]   dh_ri1 = dh_ri + 1'b1;
 // its bytes are there (or its body has ended: what is missing is missing)
@@ -725,8 +731,12 @@ always @(posedge clk) begin
         x1_pair <= {bufm[dh_ri1], bufm[dh_ri]};
         x1_raw <= cq_raw_len[dh_seq][5:0];
         x1_k <= cq_k[dh_seq];
-        // rows below the descriptor's are done with
-        rel_ptr <= {dh_row, 7'd0};
+        // rows below the descriptor's are done with; after a chunk's last,
+        // all up to the next chunk (what lies between is the rest of a
+        // body too long, which must not hold the writer up)
+        rel_ptr <= dh_last ? dh_next_at : {dh_row, 7'd0};
+        if (dh_last)
+            x_done <= x_done + 1'b1;
     end else if (cq_used == 0) begin
         // no chunk left: what is written is the rest of a dropped body
         rel_ptr <= {wr_ptr[PW-1:7], 7'd0};
@@ -735,6 +745,7 @@ always @(posedge clk) begin
         x1_valid <= 1'b0;
         dq_rp <= 0;
         rel_ptr <= 0;
+        x_done <= 0;
     end
 end
 
@@ -1177,14 +1188,12 @@ always @(posedge clk) begin
         oq_rp <= oq_rp + 1'b1;
         if (oh_last) begin
             cq_rp <= cq_rp + 1'b1;
-            o_done <= o_done + 1'b1;
         end
     end
     if (rst) begin
         status_valid <= 1'b0;
         oq_rp <= 0;
         cq_rp <= 0;
-        o_done <= 0;
     end
 end
 
