@@ -1001,7 +1001,9 @@ always @(posedge clk) begin
         x6_valid <= 1'b0;
 end
 
-// X7: the checks; RAW values into the quantizer's first half
+// X7: the checks, their first half (the -0 and mask-form zero checks, the
+// OR of the magnitudes, the nonzero count); RAW values into the
+// quantizer's first half
 reg  [14:0]     c_or;
 reg  [15:0]     c_nz;
 reg             c_err;
@@ -1018,10 +1020,6 @@ always @* begin
     end
 end
 wire [4:0]      c_nzc = pc16(c_nz);
-wire [4:0]      c_zeros = x6_cnt - x6_nraw - c_nzc;
-wire            c_bad = x6_pres && (c_err || bitlen15(c_or) != x6_w ||
-                                    dense_of(c_zeros, x6_w) != x6_d ||
-                                    (c_nzc == 5'd0 && x6_nraw == 5'd0));
 wire [7:0]      c_kc = 8'd142 - {3'd0, x6_k};
 
 wire [255:0]    qs_y;
@@ -1042,6 +1040,12 @@ endgenerate
 reg             x7_valid = 1'b0;
 reg  [1:0]      x7_kind = 0;
 reg             x7_err = 1'b0, x7_last = 1'b0;
+// the group's checks, finished in X8: the OR of the magnitudes, the
+// nonzero count, the -0 and mask-form zero checks, its w, form, counts
+reg             x7_pres = 1'b0, x7_cerr = 1'b0, x7_d = 1'b0;
+reg  [14:0]     x7_cor = 0;
+reg  [4:0]      x7_nzc = 0, x7_nraw = 0;
+reg  [3:0]      x7_w = 0;
 reg  [CQ_W-1:0] x7_seq = 0;
 reg  [14:0]     x7_end = 0;
 reg  [4:0]      x7_cnt = 0;
@@ -1058,7 +1062,14 @@ reg  [23:0]     x7_tail = 0;
 always @(posedge clk) begin
     x7_valid <= x6_valid;
     x7_kind <= x6_kind;
-    x7_err <= x6_err || c_bad;
+    x7_err <= x6_err;
+    x7_pres <= x6_pres;
+    x7_cerr <= c_err;
+    x7_d <= x6_d;
+    x7_cor <= c_or;
+    x7_nzc <= c_nzc;
+    x7_nraw <= x6_nraw;
+    x7_w <= x6_w;
     x7_last <= x6_last;
     x7_seq <= x6_seq;
     x7_end <= x6_end;
@@ -1078,7 +1089,8 @@ always @(posedge clk) begin
         x7_valid <= 1'b0;
 end
 
-// X8: RAW values must class RAW; floats; the beat
+// X8: the group's checks finished (w, the form, not empty); RAW values must
+// class RAW; floats; the beat
 wire [511:0]    f_val;
 wire [15:0]     f_notraw;
 generate
@@ -1128,7 +1140,12 @@ always @* begin
 end
 
 reg             x_cerr = 1'b0;         // an error in the chunk's beats so far
-wire            b_err = x_cerr || x7_err || f_notraw != 16'd0;
+// w the bit count of the largest |q|, the form the rule gives, not empty
+wire [4:0]      c_zeros = x7_cnt - x7_nraw - x7_nzc;
+wire            c_bad = x7_pres && (x7_cerr || bitlen15(x7_cor) != x7_w ||
+                                    dense_of(c_zeros, x7_w) != x7_d ||
+                                    (x7_nzc == 5'd0 && x7_nraw == 5'd0));
+wire            b_err = x_cerr || x7_err || c_bad || f_notraw != 16'd0;
 
 // output FIFO
 reg  [511:0]    oq_data [0:OQ_N-1];
