@@ -93,6 +93,7 @@ $(BUILD)/tests/%: $(O)/tests/codec/%.o $(O)/tests/lib/testlib.o $(LIBCODEC)
 
 # ---- RTL engines: Verilator models (issue: RTL engines) --------------------
 RTL_CODEC := $(sort $(wildcard rtl/codec/*.v))
+RTL_CODEC_H := $(wildcard rtl/codec/*.vh)
 VL_INC    := $(shell verilator --getenv VERILATOR_ROOT 2>/dev/null)/include
 VLDIR     := $(BUILD)/rtl/vl
 VL_MODELS := comp8 comp16 decomp8 decomp16 wdecomp16
@@ -105,10 +106,10 @@ vl_top   = $(if $(findstring wdecomp,$(1)),inc_width_decompressor,$(if $(findstr
 vl_lanes = $(if $(findstring wdecomp,$(1)),,-GLANES=$(if $(findstring 16,$(1)),16,8))
 
 define vl_model_rule
-$(VLDIR)/$(1)/V$(1)__ALL.a: $(RTL_CODEC)
+$(VLDIR)/$(1)/V$(1)__ALL.a: $(RTL_CODEC) $(RTL_CODEC_H)
 	@echo "  VERILATE $(1)"
 	$(Q)rm -rf $(VLDIR)/$(1) && mkdir -p $(VLDIR) && \
-		verilator --cc -O3 -Wall --prefix V$(1) \
+		verilator --cc -O3 -Wall --prefix V$(1) -Irtl/codec \
 		--top-module $(call vl_top,$(1)) $(call vl_lanes,$(1)) \
 		--Mdir $(VLDIR)/$(1) $(RTL_CODEC)
 	$(Q)$(MAKE) -s -C $(VLDIR)/$(1) -f V$(1).mk V$(1)__ALL.a OPT_FAST=-O2 \
@@ -158,10 +159,10 @@ RTL_NIC_H := $(sort $(wildcard rtl/nic/*.vh))
 # test, build/tests/test_nic8. One rule set per lane count:
 # $(call nic_model,LANES,DIR-SUFFIX,TEST-SUFFIX).
 define nic_model
-$$(VLDIR)/nic$(2)/Vnic__ALL.a: $$(RTL_CODEC) $$(RTL_NIC) $$(RTL_NIC_H)
+$$(VLDIR)/nic$(2)/Vnic__ALL.a: $$(RTL_CODEC) $$(RTL_CODEC_H) $$(RTL_NIC) $$(RTL_NIC_H)
 	@echo "  VERILATE nic ($(1) lanes)"
 	$$(Q)rm -rf $$(VLDIR)/nic$(2) && mkdir -p $$(VLDIR) && \
-		verilator --cc -O3 -Wall --prefix Vnic --top-module inc_nic -Irtl/nic \
+		verilator --cc -O3 -Wall --prefix Vnic --top-module inc_nic -Irtl/nic -Irtl/codec \
 		-GLANES=$(1) --Mdir $$(VLDIR)/nic$(2) $$(RTL_CODEC) $$(RTL_NIC)
 	$$(Q)$$(MAKE) -s -C $$(VLDIR)/nic$(2) -f Vnic.mk Vnic__ALL.a OPT_FAST=-O2 \
 		CXX=g++ >/dev/null

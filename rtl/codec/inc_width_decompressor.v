@@ -107,73 +107,7 @@ localparam OQ_N = 1 << OQ_W;
 
 // ---- helpers ----------------------------------------------------------------------
 
-function [4:0] pc16;
-    input [15:0] x;
-    reg [2:0] a, b, c, d;
-    begin
-        a = {2'd0, x[0]} + {2'd0, x[1]} + {2'd0, x[2]} + {2'd0, x[3]};
-        b = {2'd0, x[4]} + {2'd0, x[5]} + {2'd0, x[6]} + {2'd0, x[7]};
-        c = {2'd0, x[8]} + {2'd0, x[9]} + {2'd0, x[10]} + {2'd0, x[11]};
-        d = {2'd0, x[12]} + {2'd0, x[13]} + {2'd0, x[14]} + {2'd0, x[15]};
-        pc16 = ({2'd0, a} + {2'd0, b}) + ({2'd0, c} + {2'd0, d});
-    end
-endfunction
-
-// bits set in x, at most 15
-function [3:0] pc15;
-    input [14:0] x;
-    reg [2:0] a, b, c, d;
-    begin
-        a = {2'd0, x[0]} + {2'd0, x[1]} + {2'd0, x[2]} + {2'd0, x[3]};
-        b = {2'd0, x[4]} + {2'd0, x[5]} + {2'd0, x[6]} + {2'd0, x[7]};
-        c = {2'd0, x[8]} + {2'd0, x[9]} + {2'd0, x[10]} + {2'd0, x[11]};
-        d = {2'd0, x[12]} + {2'd0, x[13]} + {2'd0, x[14]};
-        pc15 = ({1'd0, a} + {1'd0, b}) + ({1'd0, c} + {1'd0, d});
-    end
-endfunction
-
-// bits of x below each lane, 4 bits a lane (nothing is above lane 15)
-function [63:0] ranks;
-    input [14:0] x;
-    integer i;
-    begin
-        ranks = 0;
-        for (i = 1; i < 16; i = i + 1)
-            ranks[4*i +: 4] = pc15(x & ((15'd1 << i) - 15'd1));
-    end
-endfunction
-
-function [3:0] bitlen15;
-    input [14:0] x;
-    integer b;
-    begin
-        bitlen15 = 0;
-        for (b = 0; b < 15; b = b + 1)
-            if (x[b])
-                bitlen15 = b[3:0] + 4'd1;
-    end
-endfunction
-
-// zeros * (1 + w) < 16 (docs/codec.md: the dense form has fewer bits)
-function dense_of;
-    input [4:0] zeros;
-    input [3:0] w;
-    reg [4:0] th;
-    begin
-        case (w)
-            4'd0:    th = 5'd15;
-            4'd1:    th = 5'd7;
-            4'd2:    th = 5'd5;
-            4'd3:    th = 5'd3;
-            4'd4:    th = 5'd3;
-            4'd5:    th = 5'd2;
-            4'd6:    th = 5'd2;
-            4'd15:   th = 5'd0;
-            default: th = 5'd1;
-        endcase
-        dense_of = zeros <= th;
-    end
-endfunction
+`include "inc_width_fns.vh"
 
 // bytes in a contiguous tkeep
 function [7:0] keep_count;
@@ -531,14 +465,21 @@ wire            e_grp = !ch_bad && ch_gidx != ch_groups;
 wire            e_seg0 = ch_gi == 3'd0;
 wire [7:0]      e_mask = e_seg0 ? e_mb : ch_mask;
 wire            e_pres = e_mask[ch_gi];
-// the bytes at p are past the body's end (known once it has ended)
-wire            e_past = ch_past || (ch_end && !ch_blen[14] &&
-                                     {1'b0, ch_rel, ch_p} >= ch_blen);
+// the bytes at p are past the body's end (known once it has ended). The
+// comparisons are a clock late (registers below, from the position before
+// the last step: p only grows, so a late answer is a smaller one), which
+// keeps them out of the loop; what they miss, the chunk's length check
+// finds
+reg             past_q = 1'b0;         // at or past the end
+reg             endb_q = 1'b0;         // the body ends before A's next row
+wire            e_past = ch_past || past_q;
+// a group's presence off the segment's first: a register's bit
+wire            e_pres_n = ch_mask[ch_gi];
 wire [7:0]      e_next = (!e_grp || e_past) ? {1'b0, ch_p} :
-                         e_seg0 ? e_nx[15:8] : e_pres ? e_nx[7:0] : {1'b0, ch_p};
+                         e_seg0 ? e_nx[15:8] : e_pres_n ? e_nx[7:0] : {1'b0, ch_p};
 wire            e_adv = e_next[7];
 // a body that ends before the next row: past it, no row to wait for
-wire            e_end_b = ch_end && !ch_blen[14] && {1'b0, ch_rel + 1'b1, 7'd0} >= ch_blen;
+wire            e_end_b = endb_q;
 wire [7:0]      e_sg = ch_groups - ch_gidx;  // groups from here to the end
 wire [7:0]      e_sgm = e_sg >= 8'd8 ? 8'hff : ~(8'hff << e_sg[2:0]);
 wire            e_mask_err = e_grp && e_seg0 && !e_past && (e_mb & ~e_sgm) != 8'd0;
@@ -642,6 +583,8 @@ always @(posedge clk) begin
         pf_nx <= rd_nx;
         pf_d <= rd_d;
     end
+    past_q <= ch_end && !ch_blen[14] && {1'b0, ch_rel, ch_p} >= ch_blen;
+    endb_q <= ch_end && !ch_blen[14] && {1'b0, ch_rel + 7'd1, 7'd0} >= ch_blen;
     r0_in <= !(ch_end && !ch_blen[14] && {1'b0, ch_rel, 7'd0} >= ch_blen);
     r1_in <= !(ch_end && !ch_blen[14] && {1'b0, ch_rel + 7'd1, 7'd0} >= ch_blen);
     r2_in <= !(ch_end && !ch_blen[14] && {1'b0, ch_rel + 7'd2, 7'd0} >= ch_blen);
@@ -658,6 +601,8 @@ always @(posedge clk) begin
         ch_bad <= cq_bad[nx_i];
         ch_left <= cq_bad[nx_i] ? 9'd1 : {1'b0, nx_groups} + {8'd0, nx_tail};
         ch_past <= 1'b0;
+        past_q <= 1'b0;
+        endb_q <= 1'b0;
         // P, if it was fetched for this chunk (or is being read now), is
         // its A
         if (pf_ok && pf_for == nx_ptr) begin
@@ -848,9 +793,9 @@ always @* begin
     u_slots = 0;
     for (us = 1; us <= 16; us = us + 1)
         for (uh = 0; uh < 3; uh = uh + 1)
-            if (x3_w == us[3:0] - 4'd1 && x3_hc == uh[1:0])
-                for (uj = 0; uj < 16; uj = uj + 1)
-                    for (ub = 0; ub < us; ub = ub + 1)
+            for (uj = 0; uj < 16; uj = uj + 1)
+                for (ub = 0; ub < 16; ub = ub + 1)
+                    if (x3_w == us[3:0] - 4'd1 && x3_hc == uh[1:0] && ub < us)
                         u_slots[16*uj + ub] = x3_str[6 + 16*uh + uj*us + ub];
 end
 
