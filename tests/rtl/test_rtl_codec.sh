@@ -54,6 +54,23 @@ for f in "${files[0]:-$T/random.bin}" "${files[7]:-$T/random.bin}" "$T/random.bi
 	ok $? "8 lanes, k=3 sparse: $(basename "$f") identical"
 done
 
+# width mode: the 16-lane engines (inc_compressor, inc_width_decompressor)
+for f in "${files[@]}"; do
+	same 16 10 width "$f"
+	ok $? "16 lanes, k=10 width: $(basename "$f") compresses and decompresses identically"
+done
+for f in "$T/random.bin" "$T/zeros.bin" "$T/tiny.bin" "$T/empty.bin"; do
+	same 16 1 width "$f" && same 16 8 width "$f" && same 16 24 width "$f"
+	ok $? "16 lanes, k=1, 8, 24 width: $(basename "$f") identical"
+done
+"$RTL" --lanes 8 compress -k 10 --mode width "$T/random.bin" "$T/x" 2>"$T/e"
+[ $? -ne 0 ] && grep -q "16-lane engines only" "$T/e"
+ok $? "8 lanes: width mode is refused, saying it needs --lanes 16 ($(head -1 "$T/e"))"
+"$LIB" compress -k 10 --mode width "$T/random.bin" "$T/w.incg"
+"$RTL" --lanes 8 decompress "$T/w.incg" "$T/x" 2>"$T/e"
+[ $? -ne 0 ] && grep -q "16-lane engines only" "$T/e"
+ok $? "8 lanes: a width file is refused, saying it needs --lanes 16"
+
 # bad files are rejected by both, with the same message
 f=${files[0]:-$T/random.bin}
 "$LIB" compress -k 10 "$f" "$T/good.incg"

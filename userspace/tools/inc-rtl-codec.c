@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * inc-rtl-codec: inccodec's compress and decompress, but every chunk goes
- * through the RTL engines (rtl/codec/inc_compressor.v, inc_decompressor.v)
- * in their Verilator models. The files are the same format; for any input
+ * through the RTL engines (rtl/codec/inc_compressor.v, inc_decompressor.v;
+ * width mode's chunks through inc_width_decompressor.v, 16 lanes only) in
+ * their Verilator models. The files are the same format; for any input
  * the two tools must write identical bytes. This is how anyone checks the
  * RTL on their own gradients.
  *
@@ -20,7 +21,7 @@
 static const char *prog = "inc-rtl-codec";
 
 struct rtl {
-	struct vl_engine *comp, *decomp;
+	struct vl_engine *comp, *decomp, *wdecomp;	/* wdecomp: 16 lanes */
 	uint64_t chunks, raw_bytes, body_bytes, cycles;
 };
 
@@ -50,7 +51,13 @@ static int rtl_encode(void *ctx, const void *raw, size_t raw_len,
 	struct es_result res;
 	int err = 0;
 
-	if (mode != INC_MODE_PAPER && mode != INC_MODE_SPARSE)
+	if (mode == INC_MODE_WIDTH && !r->wdecomp) {
+		fprintf(stderr, "%s: width mode is built in the 16-lane engines only (--lanes 16)\n",
+			prog);
+		return -INC_EINVAL;
+	}
+	if (mode != INC_MODE_PAPER && mode != INC_MODE_SPARSE &&
+	    mode != INC_MODE_WIDTH)
 		return -INC_EINVAL;
 	if (run_one(r->comp, raw, raw_len, (uint32_t)(mode << 5 | k), &res,
 		    &r->cycles))
@@ -79,7 +86,12 @@ static int rtl_decode(void *ctx, const void *body, size_t body_len,
 
 	if (dst_cap < raw_len)
 		return -INC_ENOSPC;
-	if (run_one(r->decomp, body, body_len,
+	if (mode == INC_MODE_WIDTH && !r->wdecomp) {
+		fprintf(stderr, "%s: width mode is built in the 16-lane engines only (--lanes 16)\n",
+			prog);
+		return -INC_ECORRUPT;
+	}
+	if (run_one(mode == INC_MODE_WIDTH ? r->wdecomp : r->decomp, body, body_len,
 		    (uint32_t)(raw_len << 7 | (size_t)mode << 5 | k), &res,
 		    &r->cycles))
 		return -INC_ECORRUPT;
@@ -128,8 +140,11 @@ int main(int argc, char **argv)
 	cmd = argc > 1 ? argv[1] : "";
 	r.comp = vl_engine_new(VL_COMPRESSOR, lanes);
 	r.decomp = vl_engine_new(VL_DECOMPRESSOR, lanes);
+	r.wdecomp = vl_engine_new(VL_WIDTH_DECOMPRESSOR, lanes);	/* NULL at 8 */
 	vl_engine_reset(r.comp);
 	vl_engine_reset(r.decomp);
+	if (r.wdecomp)
+		vl_engine_reset(r.wdecomp);
 	if (!strcmp(cmd, "compress")) {
 		rc = cli_compress(prog, &coder, argc - 1, argv + 1);
 	} else if (!strcmp(cmd, "decompress")) {
@@ -150,5 +165,7 @@ int main(int argc, char **argv)
 			(double)r.raw_bytes / (double)r.cycles);
 	vl_engine_free(r.comp);
 	vl_engine_free(r.decomp);
+	if (r.wdecomp)
+		vl_engine_free(r.wdecomp);
 	return rc;
 }
