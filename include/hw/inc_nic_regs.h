@@ -42,7 +42,7 @@
 #define INC_FEAT_STATS64	(1u << 9)
 #define INC_FEAT_LINK_SPEED	(1u << 10)	/* LINK_SPEED is valid (v1.1) */
 #define INC_FEAT_QFLUSH		(1u << 11)	/* QFLUSH is valid (v1.2) */
-#define INC_FEAT_MODE_WIDTH	(1u << 12)	/* mode 3 (width); not in the RTL yet */
+#define INC_FEAT_MODE_WIDTH	(1u << 12)	/* mode 3 (width), v1.3, 16 lanes */
 
 #define INC_CONFIG_LANES(c)	((c) & 0xff)
 #define INC_CONFIG_QUEUES(c)	(((c) >> 8) & 0xff)

@@ -47,7 +47,7 @@ localparam [31:0] INC_FEAT_LINK_SPEED = 32'h00000400;   // LINK_SPEED is valid (
 localparam integer INC_FEAT_LINK_SPEED_BIT = 10;
 localparam [31:0] INC_FEAT_QFLUSH = 32'h00000800;   // QFLUSH is valid (v1.2)
 localparam integer INC_FEAT_QFLUSH_BIT = 11;
-localparam [31:0] INC_FEAT_MODE_WIDTH = 32'h00001000;   // mode 3 (width); not in the RTL yet
+localparam [31:0] INC_FEAT_MODE_WIDTH = 32'h00001000;   // mode 3 (width), v1.3, 16 lanes
 localparam integer INC_FEAT_MODE_WIDTH_BIT = 12;
 
 // ---- 0x0100 control ----

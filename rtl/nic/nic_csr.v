@@ -17,9 +17,9 @@
 
 module nic_csr #
 (
-    // VERSION register: major 1, minor 2 (1.1: LINK_SPEED; 1.2: QFLUSH),
-    // patch 0
-    parameter [31:0] VERSION = 32'h00010200,
+    // VERSION register: major 1, minor 3 (1.1: LINK_SPEED; 1.2: QFLUSH;
+    // 1.3: width mode, FEATURES bit 12 where LANES is 16), patch 0
+    parameter [31:0] VERSION = 32'h00010300,
     // BUILD register
     parameter [31:0] BUILD_ID = 32'h0,
     // reset value of MAC_LO/MAC_HI, byte 0 in bits 7:0
@@ -90,11 +90,15 @@ module nic_csr #
 // the offsets, bits and limits of docs/regmap.md (include/hw/inc_nic_regs.h)
 `include "inc_nic_regs.vh"
 
-// what this NIC does (QFLUSH since v1.2, LINK_SPEED since v1.1)
+// what this NIC does (width mode since v1.3, with 16 lanes: the engines
+// take a group of 16 values a beat; QFLUSH since v1.2, LINK_SPEED since
+// v1.1)
+localparam [31:0] FEAT_WIDTH = LANES == 16 ? INC_FEAT_MODE_WIDTH : 32'd0;
 localparam [31:0] FEATURES = INC_FEAT_TX_COMP | INC_FEAT_RX_DECOMP | INC_FEAT_MODE_PAPER |
                              INC_FEAT_MODE_SPARSE | INC_FEAT_IPV6 | INC_FEAT_VLAN |
                              INC_FEAT_LOOPBACK | INC_FEAT_IRQ_COAL | INC_FEAT_JUMBO |
-                             INC_FEAT_STATS64 | INC_FEAT_LINK_SPEED | INC_FEAT_QFLUSH;
+                             INC_FEAT_STATS64 | INC_FEAT_LINK_SPEED | INC_FEAT_QFLUSH |
+                             FEAT_WIDTH;
 localparam [31:0] A_TXQ = INC_TXQ, A_RXQ = INC_RXQ;
 localparam [15:0] MAX_HW = MAX_FRAME_HW;
 localparam [7:0]  LANES8 = LANES[7:0];

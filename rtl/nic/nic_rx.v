@@ -8,7 +8,8 @@
  *   - a frame that is not encapsulated (not IP protocol 253) bit-exact;
  *   - an encapsulated frame restored: IP header patched back, the original
  *     L4 header with a recomputed checksum, the payload with the chunk body
- *     decoded by inc_decompressor;
+ *     decoded by inc_decompressor (paper and sparse modes) or, with 16
+ *     lanes, inc_width_decompressor (width mode);
  *   - a malformed encapsulated frame nowhere: dropped and counted.
  *
  * Then it writes the descriptor's length and status and advances CONS.
@@ -99,6 +100,8 @@ module nic_rx #
 // the descriptor layout, status bits and counter indices of docs/regmap.md
 `include "inc_nic_regs.vh"
 
+// width mode (3): its decompressor takes a group of 16 values a beat
+localparam WIDTH_OK = LANES == 16;
 localparam RDC_W = 26 + BS;             // nic_rd_count's counts (nic_rd_stream start_cnt)
 localparam RING_AW = 15 - BS;            // ring words (a beat each): 32 KiB
 localparam [RING_AW:0] RING_WORDS = 1 << RING_AW;
@@ -464,14 +467,19 @@ nic_hsum hs_addr (.clk(clk), .hdr(hreg), .lo(addr_lo), .hi(addr_hi), .sum(addr_s
 
 // H_P3: the chunk header's groups and the body's start; H_P4, one adder a
 // clock: the chunk's bound (codec.md, section 6: raw_len + 2 bytes a
-// group, + a byte per 8 groups in sparse mode) and the body's end,
-// positions in the frame (17 bits: range_off can be large); the clocks
-// after: the checks on them, the IPv4 checksum folded
+// group of 8, + a byte per 8 groups in sparse mode; section 12, width
+// mode: raw_len + 3 bytes a group of 16 + a byte per 128 values) and the
+// body's end, positions in the frame (17 bits: range_off can be large);
+// the clocks after: the checks on them, the IPv4 checksum folded
 wire [13:0] c_n = ch_raw[15:2];
 wire [13:0] c_groups = {3'd0, c_n[13:3]} + {13'd0, c_n[2:0] != 3'd0};
+wire [9:0]  c_g16 = c_n[13:4] + {9'd0, c_n[3:0] != 4'd0};
+wire [6:0]  c_g128 = c_n[13:7] + {6'd0, c_n[6:0] != 7'd0};
 reg  [13:0] c_groups_r = 0;
-reg  [16:0] c_part = 0;      // raw_len + 2 groups
-reg  [10:0] c_extra = 0;     // sparse mode's mask bytes
+reg  [9:0]  c_g16_r = 0;
+reg  [6:0]  c_g128_r = 0;
+reg  [16:0] c_part = 0;      // raw_len + 2 bytes a group (of 8; width: of 16)
+reg  [10:0] c_extra = 0;     // sparse mode's mask bytes; width mode's
 wire [16:0] body_at_c = {9'd0, p_l4_off} + 17'd16 + {9'd0, sh_l4len} + {1'b0, sh_off};
 reg  [16:0] body_at_w = 0;   // body_at_c, whole
 wire [15:0] ip4_fold;
@@ -490,6 +498,8 @@ reg         chunk_ok = 1'b0, lens_ok = 1'b0, ip4_ok = 1'b0;
 always @(posedge clk) begin
     if (h_state == H_P3) begin
         c_groups_r <= c_groups;
+        c_g16_r <= c_g16;
+        c_g128_r <= c_g128;
         body_at <= body_at_c[14:0];
         body_at_w <= body_at_c;
         // l4_off + l4len + off + raw + tail, the terms that cancel taken out
@@ -501,8 +511,10 @@ always @(posedge clk) begin
         seg_ok <= p_ip_end - {6'd0, p_l4_off} >= 14'd16;
     end
     if (h_state == H_P4 && p_wait == 3'd0) begin
-        c_part <= {2'd0, c_groups_r, 1'b0} + {1'b0, ch_raw};
-        c_extra <= ch_mode == 8'd2 ? c_groups_r[13:3] + {10'd0, c_groups_r[2:0] != 3'd0} : 11'd0;
+        c_part <= (ch_mode == 8'd3 ? {6'd0, c_g16_r, 1'b0} : {2'd0, c_groups_r, 1'b0}) +
+                  {1'b0, ch_raw};
+        c_extra <= ch_mode == 8'd2 ? c_groups_r[13:3] + {10'd0, c_groups_r[2:0] != 3'd0} :
+                   ch_mode == 8'd3 ? {1'b0, c_g16_r} + {4'd0, c_g128_r} : 11'd0;
         body_end <= body_at_w + {1'b0, ch_body};
     end
     if (h_state == H_P4 && p_wait == 3'd1) begin
@@ -511,7 +523,8 @@ always @(posedge clk) begin
     end
     // (every clock of H_P4: the last ones see c_bound and body_end)
     if (h_state == H_P4) begin
-        chunk_ok <= (ch_mode == 8'd1 || ch_mode == 8'd2) && ch_k >= 8'd1 && ch_k <= 8'd24 &&
+        chunk_ok <= (ch_mode == 8'd1 || ch_mode == 8'd2 || (WIDTH_OK && ch_mode == 8'd3)) &&
+                    ch_k >= 8'd1 && ch_k <= 8'd24 &&
                     ch_rsvd == 0 && ch_raw <= 16'd9000 && ch_raw != 0 &&
                     {1'b0, ch_body} <= c_bound;
         lens_ok <= body_end <= {3'd0, p_ip_end} && new_end <= 17'd9018;
@@ -551,6 +564,8 @@ wire [1:0] h_kind = bad_ip_ours ? K_DROP :
 
 localparam HR_W = 2 + RING_AW + 14 + 8 + 8 + 4 + 8 + 8 + 16 + 16 + 2 + 5 + 16 + 16 +
                   16 + 15 + 15 + 16 + 14 + 23 + 8 + 16 + 14 + 14 + 48;
+// (where the chunk's mode is in it: the fields after it, ch_k .. seg_out)
+localparam HR_MODE = 5 + 16 + 16 + 16 + 15 + 15 + 16 + 14 + 23 + 8 + 16 + 14 + 14 + 48;
 reg  [1279:0]   hr_hreg [0:NH-1];
 reg  [HR_W-1:0] hr_info [0:NH-1];
 wire [HR_W-1:0] h_info = {h_kind, fr_start, fr_len, p_l3_off, p_l4_off, p_ip_ver,
@@ -766,8 +781,13 @@ nic_csum_acc #(.DATA_W(DATA_W)) sum_suf_b (
     .beat(cs_beat), .data(rk_tdata), .keep(rk_tkeep), .sum(sum_suf)
 );
 
-// ---- the decompressor -------------------------------------------------------
+// ---- the decompressors ------------------------------------------------------
 
+// inc_decompressor takes paper and sparse chunks; with 16 lanes,
+// inc_width_decompressor beside it takes width chunks. XI feeds a chunk to
+// the engine of its mode; XR takes each frame's range from that engine
+// again, in the order XI fed them (each engine keeps its own order, and
+// neither waits on the other).
 wire [DATA_W-1:0] d_tdata;
 wire [BB-1:0] d_tkeep;
 wire         d_tvalid, d_tlast;
@@ -775,20 +795,66 @@ wire [0:0]   d_tuser;
 wire         d_tready;
 reg          xi_in_done = 1'b0;  // the body went in
 reg          cs_done = 1'b0;     // the checksum pass's last beat was summed
+wire         xi_width = WIDTH_OK && xi_ch_mode == 2'd3;  // XI's chunk: width mode
+reg          xr_width = 1'b0;    // XR's: width mode
+
+wire [DATA_W-1:0] dp_tdata;
+wire [BB-1:0] dp_tkeep;
+wire         dp_tvalid, dp_tlast, dp_s_tready;
+wire [0:0]   dp_tuser;
 
 inc_decompressor #(.LANES(LANES)) decomp (
     .clk(clk), .rst(rst),
     .s_axis_tdata({{DATA_W{1'b0}}, ra_tdata}), .s_axis_tkeep({{BB{1'b0}}, ra_tkeep}),
-    .s_axis_tvalid(xi_state == XI_RUN && ra_tvalid), .s_axis_tready(d_s_tready),
+    .s_axis_tvalid(xi_state == XI_RUN && !xi_width && ra_tvalid),
+    .s_axis_tready(dp_s_tready),
     .s_axis_tlast(ra_tlast),
     .s_axis_tuser({xi_ch_raw, xi_ch_mode, xi_ch_k}),
-    .m_axis_tdata(d_tdata), .m_axis_tkeep(d_tkeep), .m_axis_tvalid(d_tvalid),
-    .m_axis_tready(d_tready), .m_axis_tlast(d_tlast), .m_axis_tuser(d_tuser),
+    .m_axis_tdata(dp_tdata), .m_axis_tkeep(dp_tkeep), .m_axis_tvalid(dp_tvalid),
+    .m_axis_tready(d_tready && !xr_width), .m_axis_tlast(dp_tlast), .m_axis_tuser(dp_tuser),
     /* verilator lint_off PINCONNECTEMPTY */
     // (a malformed chunk's last beat says so: tuser)
     .status_valid(), .status_error()
     /* verilator lint_on PINCONNECTEMPTY */
 );
+
+generate
+if (WIDTH_OK) begin : g_width
+    wire [DATA_W-1:0] dw_tdata;
+    wire [BB-1:0] dw_tkeep;
+    wire         dw_tvalid, dw_tlast, dw_s_tready;
+    wire [0:0]   dw_tuser;
+
+    inc_width_decompressor wdecomp (
+        .clk(clk), .rst(rst),
+        .s_axis_tdata({{DATA_W{1'b0}}, ra_tdata}), .s_axis_tkeep({{BB{1'b0}}, ra_tkeep}),
+        .s_axis_tvalid(xi_state == XI_RUN && xi_width && ra_tvalid),
+        .s_axis_tready(dw_s_tready),
+        .s_axis_tlast(ra_tlast),
+        .s_axis_tuser({xi_ch_raw, xi_ch_mode, xi_ch_k}),
+        .m_axis_tdata(dw_tdata), .m_axis_tkeep(dw_tkeep), .m_axis_tvalid(dw_tvalid),
+        .m_axis_tready(d_tready && xr_width), .m_axis_tlast(dw_tlast),
+        .m_axis_tuser(dw_tuser),
+        /* verilator lint_off PINCONNECTEMPTY */
+        .status_valid(), .status_error()
+        /* verilator lint_on PINCONNECTEMPTY */
+    );
+
+    assign d_s_tready = xi_width ? dw_s_tready : dp_s_tready;
+    assign d_tdata = xr_width ? dw_tdata : dp_tdata;
+    assign d_tkeep = xr_width ? dw_tkeep : dp_tkeep;
+    assign d_tvalid = xr_width ? dw_tvalid : dp_tvalid;
+    assign d_tlast = xr_width ? dw_tlast : dp_tlast;
+    assign d_tuser = xr_width ? dw_tuser : dp_tuser;
+end else begin : g_no_width
+    assign d_s_tready = dp_s_tready;
+    assign d_tdata = dp_tdata;
+    assign d_tkeep = dp_tkeep;
+    assign d_tvalid = dp_tvalid;
+    assign d_tlast = dp_tlast;
+    assign d_tuser = dp_tuser;
+end
+endgenerate
 
 // ---- XI's state machine -------------------------------------------------------
 
@@ -884,6 +950,7 @@ reg           rr_err [0:NRX-1];
 
 // (the next record's kind: XI has taken it, so H wrote it)
 wire [1:0]    xr_kind = hr_info[xr_idx[HS_W-1:0]][HR_W-1 -: 2];
+wire [1:0]    xr_mode = hr_info[xr_idx[HS_W-1:0]][HR_MODE +: 2];
 wire [15:0]   xr_ahead = xr_idx - w_idx;
 wire          xr_take = xr_state == XR_IDLE && xs_idx != xr_idx && xr_ahead < NRX;
 
@@ -914,6 +981,7 @@ always @(posedge clk) begin
         b_wptr <= 0;
         dec_err <= 1'b0;
         dec_out_done <= 1'b0;
+        xr_width <= WIDTH_OK && xr_mode == 2'd3;
         if (xr_kind != K_RESTORE) begin
             xr_idx <= xr_idx + 16'd1;   // nothing for XR to do
             xr_state <= XR_IDLE;

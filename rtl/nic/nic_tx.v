@@ -370,7 +370,9 @@ reg         f_off_ok = 1'b0;                       // q_off inside the payload
 // and the payload before the range; the payload after it
 reg  [13:0] f_pre_end = 0, f_suf_start = 0;
 
-wire params_ok = q_k >= 8'd1 && q_k <= 8'd24 && (q_mode == 8'd1 || q_mode == 8'd2);
+// (width mode, 3, where the compressor has it: 16 lanes)
+wire params_ok = q_k >= 8'd1 && q_k <= 8'd24 &&
+                 (q_mode == 8'd1 || q_mode == 8'd2 || (LANES == 16 && q_mode == 8'd3));
 wire range_ok = q_rlen != 0 && q_off[15:14] == 0 && f_off_ok &&
                 q_rlen <= {2'd0, f_pay_rem} && q_rlen <= 16'd9000;
 // P6: the outcome, registered

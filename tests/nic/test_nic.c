@@ -227,6 +227,12 @@ static void describe(struct item *it, const struct fspec *s, const char *what)
 			 what, s ? "non-IP" : "raw", s ? s->vlans : 0, it->len, r);
 }
 
+/* the chunk modes the model's NIC takes (incw_*): width with 16 lanes */
+static unsigned int nic_modes(void)
+{
+	return vl_nic_beat() == 64 ? INCW_MODES_ALL : INCW_MODES_BASE;
+}
+
 static void fill_random(uint8_t *p, size_t n)
 {
 	size_t i;
@@ -361,7 +367,7 @@ static void gen_marked(struct item *it, size_t max_frame)
 	it->len_field = (uint16_t)it->len;
 	it->o.compress = 1;
 	it->o.k = k;
-	it->o.mode = 1 + rng_below(&R, 2);
+	it->o.mode = 1 + rng_below(&R, nic_modes() == INCW_MODES_ALL ? 3 : 2);
 	it->o.range_off = (unsigned int)off;
 	it->o.range_len = (unsigned int)len;
 	it->range_at = frame_payload_off(&s) + off;
@@ -424,8 +430,10 @@ static void gen_ineligible(struct item *it, size_t max_frame)
 	case 4:		/* bad k */
 		k = rng_below(&R, 2) ? 0 : 25 + rng_below(&R, 231);
 		break;
-	case 5:		/* bad mode */
+	case 5:		/* bad mode, or width mode on a NIC without it */
 		mode = rng_below(&R, 2) ? 0 : 3 + rng_below(&R, 253);
+		if (nic_modes() == INCW_MODES_ALL && mode == 3)
+			mode = 4;
 		break;
 	case 6:		/* no gain: random bytes */
 		fill_random(pay, pay_len);
@@ -452,7 +460,8 @@ static void gen_ineligible(struct item *it, size_t max_frame)
 /* ---------------------------------------------------------------- */
 /* expectations                                                      */
 
-static void expect_tx(struct item *it, uint32_t max_frame)
+/* what a NIC taking the chunk modes in modes sends for it */
+static void expect_tx_modes(struct item *it, uint32_t max_frame, unsigned int modes)
 {
 	uint8_t out[MAXF + 64];
 	struct incw_tx_req q;
@@ -470,10 +479,17 @@ static void expect_tx(struct item *it, uint32_t max_frame)
 	q.mode = (enum inc_mode)it->o.mode;
 	q.off = it->o.range_off;
 	q.len = it->o.range_len;
+	q.modes = modes;
 	it->tx_res = incw_tx(it->f, it->len, &q, out, &it->wire_len);
 	it->wire = dup(out, it->wire_len);
 	if (it->tx_res == INCW_TX_COMPRESSED)
 		it->orig = it->f;
+}
+
+/* what the model's NIC sends for it */
+static void expect_tx(struct item *it, uint32_t max_frame)
+{
+	expect_tx_modes(it, max_frame, nic_modes());
 }
 
 /* what the receiver does with frame f (it->f, or it->wire in loopback) */
@@ -490,7 +506,7 @@ static void expect_rx(struct item *it, const uint8_t *f, size_t len,
 		it->rx_res = -1;
 		return;
 	}
-	it->rx_res = incw_rx(f, len, out, &it->deliv_len);
+	it->rx_res = incw_rx(f, len, nic_modes(), out, &it->deliv_len);
 	if (it->rx_res == INCW_RX_PASS || it->rx_res == INCW_RX_RESTORED) {
 		it->deliv = dup(out, it->deliv_len);
 		it->deliver = it->deliv_len <= buf_len;
@@ -1009,12 +1025,15 @@ static void phase_id(void)
 	v = rd(INC_MAGIC);
 	t_ok(v == INC_MAGIC_VALUE, "MAGIC is 0x%08x (0x%08x)", INC_MAGIC_VALUE, v);
 	v = rd(INC_VERSION);
-	t_ok(v >> 16 == 1 && (v >> 8 & 255) >= 2, "VERSION 1.2 or later (0x%08x: %u.%u.%u)",
+	t_ok(v >> 16 == 1 && (v >> 8 & 255) >= 3, "VERSION 1.3 or later (0x%08x: %u.%u.%u)",
 	     v, v >> 16, v >> 8 & 255, v & 255);
 	v = rd(INC_FEATURES);
 	t_ok((v & 0xfff) == 0xfff,
 	     "FEATURES has bits 0..11: compression, decompression, paper, sparse, IPv6, VLAN, loopback, moderation, jumbo, 64-bit stats, link speed, queue flush (0x%08x)",
 	     v);
+	t_ok(!!(v & INC_FEAT_MODE_WIDTH) == (nic_modes() == INCW_MODES_ALL) && v >> 13 == 0,
+	     "FEATURES bit 12 (width mode) %s at %u lanes, no bit above it (0x%08x)",
+	     nic_modes() == INCW_MODES_ALL ? "set" : "clear", vl_nic_beat() / 4, v);
 	v = rd(INC_LINK_SPEED);
 	t_ok(v == nic_env_get_cfg(env)->link_speed && v,
 	     "LINK_SPEED reads the link_speed input (%u Mbit/s)", v);
@@ -1836,6 +1855,9 @@ static void marked_run(const char *name, int loopback, size_t n, int ineligible)
 {
 	struct item *tx = calloc(n, sizeof(*tx)), *rx = calloc(n, sizeof(*rx));
 	size_t i, comp = 0, res[INCW_TX_N], orig = 0, wire = 0;
+	/* compressed frames, their bytes and wire bytes, by chunk mode */
+	size_t m_n[4] = { 0 }, m_orig[4] = { 0 }, m_wire[4] = { 0 };
+	unsigned int m, modes_seen = 0;
 	struct run r;
 
 	memset(res, 0, sizeof(res));
@@ -1850,6 +1872,11 @@ static void marked_run(const char *name, int loopback, size_t n, int ineligible)
 			comp++;
 			orig += tx[i].len;
 			wire += tx[i].wire_len;
+			m = tx[i].o.mode & 3;
+			m_n[m]++;
+			m_orig[m] += tx[i].len;
+			m_wire[m] += tx[i].wire_len;
+			modes_seen |= INCW_MODE_BIT(m);
 		}
 		if (loopback) {
 			expect_rx(&tx[i], tx[i].wire, tx[i].wire_len, 9018, BUF_SIZE);
@@ -1871,6 +1898,16 @@ static void marked_run(const char *name, int loopback, size_t n, int ineligible)
 	if (comp)
 		t_diag("%s: compressed frames %zu -> %zu bytes on the wire (%.1f%%)", name,
 		       orig, wire, 100.0 * (double)wire / (double)orig);
+	for (m = INC_MODE_PAPER; m <= INC_MODE_WIDTH; m++)
+		if (m_n[m])
+			t_diag("%s: %s mode: %zu frames, %zu -> %zu bytes (%.1f%%)", name,
+			       m == INC_MODE_PAPER ? "paper" : m == INC_MODE_SPARSE ? "sparse" : "width",
+			       m_n[m], m_orig[m], m_wire[m],
+			       100.0 * (double)m_wire[m] / (double)m_orig[m]);
+	if (!ineligible)
+		t_ok(modes_seen == nic_modes(),
+		     "%s: frames compressed in every mode the NIC takes and no other (modes 0x%x, want 0x%x)",
+		     name, modes_seen, nic_modes());
 	wr(INC_CTRL, INC_CTRL_TX_EN | INC_CTRL_RX_EN | (loopback ? INC_CTRL_LOOPBACK : 0));
 	memset(&r, 0, sizeof(r));
 	r.tx = tx;
@@ -1977,9 +2014,15 @@ static void gen_malformed(struct item *it)
 	uint32_t how;
 	const char *what = "";
 
+	how = rng_below(&R, 13);
 	do {
 		gen_marked(&src, 1500 + (rng_below(&R, 4) ? 0 : 7000));
-		expect_tx(&src, 9018);
+		if (how == 12 && !rng_below(&R, 3)) {
+			/* a width frame, whether the NIC takes the mode or not */
+			src.o.mode = INC_MODE_WIDTH;
+			how = 13;
+		}
+		expect_tx_modes(&src, 9018, INCW_MODES_ALL);
 		if (src.tx_res != INCW_TX_COMPRESSED)
 			item_free(&src);
 	} while (!src.wire);
@@ -1987,7 +2030,6 @@ static void gen_malformed(struct item *it)
 	memcpy(f, src.wire, len);
 	incw_parse(f, len, &fr);
 	shim = fr.l4_off;
-	how = rng_below(&R, 12);
 	switch (how) {
 	case 0:	/* 1..3 bit flips from the IP header on */
 	case 1: {
@@ -2062,6 +2104,14 @@ static void gen_malformed(struct item *it)
 		what = "fragment / short IPv6 length";
 		break;
 	}
+	case 12:	/* another mode: its decoder judges this body */
+		f[shim + 8] = (uint8_t)(1 + (f[shim + 8] + rng_below(&R, 2)) % 3);
+		fix_shim(f, len);
+		what = "chunk mode changed, checksum fixed";
+		break;
+	case 13:	/* width mode as sent */
+		what = "width mode";
+		break;
 	default:	/* padding after the packet: restored, padding gone */
 		memset(f + len, 0, 30);
 		len += 1 + rng_below(&R, 30);

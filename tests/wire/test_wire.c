@@ -32,6 +32,7 @@ static void gradients(struct rng *r, uint8_t *p, size_t len, unsigned int k)
 struct stats {
 	size_t n, result[INCW_TX_N], bad_tx, bad_rx, bad_csum, bad_restore;
 	size_t saved;
+	size_t width, width_base_drop;	/* width-compressed; dropped without the mode */
 };
 
 static void one(struct rng *r, struct stats *st)
@@ -57,8 +58,10 @@ static void one(struct rng *r, struct stats *st)
 		  rng_below(r, (uint32_t)(max_pay > 9000 ? 9000 : max_pay) + 1);
 	q.compress = rng_below(r, 10) != 0;
 	q.k = rng_below(r, 20) ? 1 + rng_below(r, 24) : rng_below(r, 40);
-	q.mode = rng_below(r, 20) ? (enum inc_mode)(1 + rng_below(r, 2)) :
-				    (enum inc_mode)rng_below(r, 4);
+	q.mode = rng_below(r, 20) ? (enum inc_mode)(1 + rng_below(r, 3)) :
+				    (enum inc_mode)rng_below(r, 6);
+	/* a NIC with width mode (FEATURES bit 12), or one without */
+	q.modes = rng_below(r, 3) ? INCW_MODES_ALL : INCW_MODES_BASE;
 	q.off = pay_len ? rng_below(r, (uint32_t)pay_len / 4 + 1) : 0;
 	q.len = (unsigned int)(pay_len - q.off) - (rng_below(r, 3) ? 0 :
 		rng_below(r, (uint32_t)(pay_len - q.off) + 1));
@@ -81,7 +84,8 @@ static void one(struct rng *r, struct stats *st)
 		want = INCW_TX_NOT_L4;
 	else if (s.fragment)
 		want = INCW_TX_FRAGMENT;
-	else if (q.k < 1 || q.k > 24 || (q.mode != 1 && q.mode != 2))
+	else if (q.k < 1 || q.k > 24 || (q.mode != 1 && q.mode != 2 &&
+					 (q.mode != 3 || q.modes != INCW_MODES_ALL)))
 		want = INCW_TX_BAD_PARAMS;
 	else if (!q.len || q.off + q.len > pay_len)
 		want = INCW_TX_BAD_RANGE;
@@ -101,7 +105,7 @@ static void one(struct rng *r, struct stats *st)
 	}
 	if (res != INCW_TX_COMPRESSED) {
 		/* the frame leaves as it is, and arrives as it is */
-		rres = incw_rx(tx, tx_len, rx, &rx_len);
+		rres = incw_rx(tx, tx_len, q.modes, rx, &rx_len);
 		if (tx_len != len || memcmp(tx, f, len) || rres != INCW_RX_PASS ||
 		    rx_len != len || memcmp(rx, f, len))
 			st->bad_rx++;
@@ -119,7 +123,13 @@ static void one(struct rng *r, struct stats *st)
 		}
 		st->saved += len - tx_len;
 	}
-	rres = incw_rx(tx, tx_len, rx, &rx_len);
+	/* (a NIC without the mode drops it as malformed) */
+	if (q.mode == INC_MODE_WIDTH) {
+		st->width++;
+		if (incw_rx(tx, tx_len, INCW_MODES_BASE, rx, &rx_len) == INCW_RX_DROP_HEADER)
+			st->width_base_drop++;
+	}
+	rres = incw_rx(tx, tx_len, q.modes, rx, &rx_len);
 	off = hdr + q.off;
 	if (rres != INCW_RX_RESTORED || rx_len != len - s.trailer ||
 	    !frame_csums_ok(rx, rx_len) ||
@@ -150,7 +160,7 @@ static void flips(struct rng *r)
 	for (it = 0; it < 60; it++) {
 		struct fspec s = { (int)rng_below(r, 3), rng_below(r, 2) ? 4 : 6,
 				   rng_below(r, 2) ? 6 : 17, 12, 0, 0, 0, 0 };
-		struct incw_tx_req q = { 1, 10, INC_MODE_SPARSE, 4, 1024 };
+		struct incw_tx_req q = { 1, 10, INC_MODE_SPARSE, 4, 1024, INCW_MODES_ALL };
 		size_t len, tx_len, rx_len, l3 = 14 + 4 * (size_t)s.vlans, bit;
 
 		gradients(r, pay, 1100, 10);
@@ -165,7 +175,7 @@ static void flips(struct rng *r)
 			if (ipv6_unprotected)
 				continue;	/* traffic class, flow label, hop limit */
 			tx[bit / 8] ^= (uint8_t)(1u << (bit % 8));
-			rres = incw_rx(tx, tx_len, rx, &rx_len);
+			rres = incw_rx(tx, tx_len, INCW_MODES_ALL, rx, &rx_len);
 			tx[bit / 8] ^= (uint8_t)(1u << (bit % 8));
 			tried++;
 			if (rres == INCW_RX_RESTORED)
@@ -205,6 +215,9 @@ int main(void)
 	     st.bad_rx);
 	t_ok(!st.bad_restore, "compressed frames are restored: headers and unmarked bytes exact, range within 2^-k, checksums right (%zu wrong)",
 	     st.bad_restore);
+	t_ok(st.width > 1000 && st.width_base_drop == st.width,
+	     "width mode: %zu frames compressed by a NIC with the mode, restored above; a NIC without it drops every one as malformed (%zu)",
+	     st.width, st.width_base_drop);
 	flips(&r);
 	return t_done();
 }

@@ -193,7 +193,8 @@ int incw_tx(const uint8_t *f, size_t len, const struct incw_tx_req *req,
 	if (fr.fragment)
 		return INCW_TX_FRAGMENT;
 	if (req->k < INC_K_MIN || req->k > INC_K_MAX ||
-	    (req->mode != INC_MODE_PAPER && req->mode != INC_MODE_SPARSE))
+	    (unsigned int)req->mode > INC_MODE_WIDTH ||
+	    !(req->modes & INCW_MODES_ALL & INCW_MODE_BIT(req->mode)))
 		return INCW_TX_BAD_PARAMS;
 	if (!req->len || req->off > fr.pay_len ||
 	    req->len > fr.pay_len - req->off || req->len > INC_CHUNK_MAX_BYTES)
@@ -236,7 +237,8 @@ int incw_tx(const uint8_t *f, size_t len, const struct incw_tx_req *req,
 	return INCW_TX_COMPRESSED;
 }
 
-int incw_rx(const uint8_t *f, size_t len, uint8_t *out, size_t *out_len)
+int incw_rx(const uint8_t *f, size_t len, unsigned int modes, uint8_t *out,
+	    size_t *out_len)
 {
 	struct incw_frame fr, rf;
 	struct inc_chunk_hdr ch;
@@ -278,9 +280,9 @@ int incw_rx(const uint8_t *f, size_t len, uint8_t *out, size_t *out_len)
 		return INCW_RX_DROP_HEADER;
 	if (seg_csum(f, &fr, INCW_PROTO, 6) != be16(shim + 6))
 		return INCW_RX_DROP_CSUM;
-	/* (width mode: the NIC does not decode it yet, docs/codec.md 12) */
-	if (inc_chunk_hdr_parse(shim + 8, &ch) || ch.mode == INC_MODE_STORED ||
-	    ch.mode == INC_MODE_WIDTH || !ch.raw_len)
+	/* (a mode the NIC does not restore is as malformed as a bad one) */
+	if (inc_chunk_hdr_parse(shim + 8, &ch) || ch.mode > INC_MODE_WIDTH ||
+	    !(modes & INCW_MODES_ALL & INCW_MODE_BIT(ch.mode)) || !ch.raw_len)
 		return INCW_RX_DROP_HEADER;
 	raw_len = ch.raw_len;
 	body_len = ch.body_len;

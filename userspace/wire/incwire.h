@@ -22,6 +22,17 @@ extern "C" {
 #define INCW_VERSION		0x10
 #define INCW_MAX_FRAME		9018	/* 9000 MTU + Ethernet + 2 VLAN tags */
 
+/*
+ * The chunk modes a NIC compresses and restores, a bit per mode
+ * (1u << enum inc_mode): paper and sparse on every NIC; width where FEATURES
+ * bit 12 says so (the 16-lane NIC, register map 1.3). A mode outside the
+ * set is "bad k or mode" on transmit and a malformed chunk on receive.
+ */
+#define INCW_MODE_BIT(m)	(1u << (m))
+#define INCW_MODES_BASE		(INCW_MODE_BIT(INC_MODE_PAPER) | \
+				 INCW_MODE_BIT(INC_MODE_SPARSE))
+#define INCW_MODES_ALL		(INCW_MODES_BASE | INCW_MODE_BIT(INC_MODE_WIDTH))
+
 /* Where the headers of a frame are (incw_parse). */
 struct incw_frame {
 	unsigned int vlans;	/* 0..2 */
@@ -55,6 +66,7 @@ struct incw_tx_req {
 	unsigned int k;
 	enum inc_mode mode;
 	unsigned int off, len;	/* the range in the L4 payload */
+	unsigned int modes;	/* what the NIC takes: INCW_MODES_* */
 };
 
 enum incw_tx_result {
@@ -88,9 +100,10 @@ enum incw_rx_result {
 	INCW_RX_N
 };
 
-/* What the NIC delivers for received frame f. out must hold
- * INCW_MAX_FRAME bytes. */
-int incw_rx(const uint8_t *f, size_t len, uint8_t *out, size_t *out_len);
+/* What a NIC that restores the modes in modes (INCW_MODES_*) delivers for
+ * received frame f. out must hold INCW_MAX_FRAME bytes. */
+int incw_rx(const uint8_t *f, size_t len, unsigned int modes, uint8_t *out,
+	    size_t *out_len);
 
 const char *incw_tx_result_name(int r);
 const char *incw_rx_result_name(int r);

@@ -2,21 +2,30 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Width mode (mode 3, docs/codec.md section 12) over TCP, IPv4 and IPv6:
-# the socket option takes it, and the driver compresses it only on a NIC
-# that advertises FEATURES bit 12 (INC_FEAT_MODE_WIDTH). The simulated
-# NIC's RTL does not yet: every width-marked frame then leaves as it is, so
-# the server gets every byte exact, nothing is compressed nor handed to the
-# NIC to compress, and the frames count in drv_tx_plain_feature. A sparse-
-# marked transfer right after still compresses and adds nothing there.
+# the socket option takes it, and the driver hands width-marked frames to
+# the NIC to compress only when FEATURES bit 12 (INC_FEAT_MODE_WIDTH) says
+# the NIC has the mode: the 16-lane NIC does (register map 1.3), an 8-lane
+# one does not. With the bit: compressed, fewer bytes on the link than
+# sparse mode sends for the same file, every value within 2^-k at the
+# server (incgrad's verdict), none counted plain. Without it: every
+# width-marked frame leaves as it is, the server gets every byte exact,
+# and the frames count in drv_tx_plain_feature. A sparse-marked transfer
+# still compresses and adds nothing there.
 . ./lib.sh
 [ -r "$GRAD" ] || skip "no gradient file (../shared/gradients)"
 
 feat=$(features)
 [ -n "$feat" ] || fail "ethtool -d: no FEATURES word (offset 0x8)"
+config=$(regs | sed -n 's/^0x0000000c //p')
+[ -n "$config" ] || fail "ethtool -d: no CONFIG word (offset 0xc)"
+lanes=$((config & 255))
 mtu=$(cat "/sys/class/net/$IF/mtu")
 WIDTH_BIT=12	# INC_FEAT_MODE_WIDTH, include/hw/inc_nic_regs.h
 has_width=$((feat >> WIDTH_BIT & 1))
-log "  FEATURES $feat: width mode $([ "$has_width" = 1 ] && echo advertised || echo not advertised), MTU $mtu"
+log "  FEATURES $feat: width mode $([ "$has_width" = 1 ] && echo advertised || echo not advertised), $lanes lanes, MTU $mtu"
+# (the engines take a group of 16 values a beat: 16 lanes have the mode)
+[ "$has_width" = $((lanes == 16)) ] ||
+	fail "FEATURES bit 12 is $has_width on a NIC of $lanes lanes"
 
 C="drv_tx_marked drv_tx_plain_feature drv_tx_packets tx_comp_skipped"
 for host in "$PEER4" "$PEER6"; do
@@ -35,9 +44,17 @@ for host in "$PEER4" "$PEER6"; do
 	[ "$(jfield mode "$OUT")" = width ] || fail "width: client mode $(jfield mode "$OUT")"
 	if [ "$has_width" = 1 ]; then
 		# a NIC with the feature: compressed, as nic_grad_tcp.sh checks
+		# (xfer: the server's verdict, every value within 2^-k)
 		[ "$DCOMP" -gt 0 ] || fail "width: no frame compressed by a NIC that advertises it"
+		[ "$marked" -gt 0 ] || fail "width: nothing handed to the NIC to compress"
 		[ "$DTX" -lt "$pay" ] || fail "width: $DTX bytes on the link for $pay bytes"
 		[ "$plain" -eq 0 ] || fail "width: $plain frames plain on a NIC with the feature"
+		[ "$skipped" -eq 0 ] || fail "width: the NIC skipped $skipped frames it was asked to compress"
+		wtx=$DTX
+		# the same file in sparse mode: width sends fewer bytes
+		xfer "$host" tcp --mark 10 sparse
+		log "  link bytes for $pay bytes of gradients: width $wtx, sparse $DTX"
+		[ "$wtx" -lt "$DTX" ] || fail "width: $wtx bytes on the link, sparse $DTX"
 		continue
 	fi
 	# arrived intact: every byte exact
