@@ -52,7 +52,7 @@ BINS  := $(TOOLS:%=$(BUILD)/bin/%) $(BENCH:%=$(BUILD)/bin/%)
 TBINS := $(TESTS:%=$(BUILD)/tests/%)
 
 .PHONY: module
-.PHONY: all deps check demo demo-codec bench-codec bench-rtl bench-incsim bench-inccl bench-inccl-sim synth-report synth-check exhaustive-eval \
+.PHONY: all deps check demo demo-codec bench-codec bench-rtl bench-link bench-incsim bench-inccl bench-inccl-sim synth-report synth-check exhaustive-eval \
 	train-eval bench-train demo-train bench-driver lint formal timing-report \
 	clean asan fuzz rtl-models
 # keep objects that pattern rules chain through
@@ -286,6 +286,18 @@ formal: deps
 bench-rtl: deps
 	$(Q)$(MAKE) --no-print-directory $(BUILD)/bin/bench-rtl
 	$(Q)$(BUILD)/bin/bench-rtl ../shared/gradients
+
+# make bench-link: every shared gradient file, marked at k = 10 in TCP/IPv4
+# segments of MTU 1500 and 9000, through the NIC's RTL in each mode it
+# takes, checked frame by frame, and the link bytes per model and mode as a
+# table (test_nic's link/gradients phase; make check runs it on the first
+# 128 KiB of each model). docs/benchmarks.md quotes it.
+bench-link: deps
+	$(Q)$(MAKE) --no-print-directory $(BUILD)/tests/test_nic
+	$(Q)NIC_PHASE=link/gradients NIC_LINK_ALL=1 $(BUILD)/tests/test_nic \
+		>$(BUILD)/bench-link.tap; rc=$$?; \
+		sed -n 's/^# //p; /^not ok/p' $(BUILD)/bench-link.tap | grep -v '^----'; \
+		exit $$rc
 
 # ---- incgrad: gradient transfer tool (userspace/incgrad/, PROTOCOL.md) ----
 INCGRAD_SRCS := $(addprefix userspace/incgrad/, main.c client.c server.c \

@@ -48,9 +48,16 @@ static int quick;
 static const char *only;
 static uint64_t seed = 1;
 
-/* the shared gradients, all files back to back */
+/* the shared gradients, all files back to back; each model's files
+ * (name up to '-') together, in file-name order */
 static uint8_t *grad;
 static size_t grad_len;
+#define NMODEL 8
+static struct {
+	char name[24];
+	size_t off, len;
+} model[NMODEL];
+static size_t nmodel;
 
 /* ---------------------------------------------------------------- */
 /* small helpers                                                     */
@@ -2594,6 +2601,170 @@ static void phase_rx_stress(void)
 	phase_end(name);
 }
 
+/* ---- link bytes: the shared gradients marked, through the NIC ---- */
+
+/*
+ * Each model's gradients (all its shared files) sent as TCP/IPv4 segments
+ * of an MTU's payload (1500: 1448 bytes, 9000: 8948; 12 bytes of TCP
+ * options, as Linux's timestamps), each segment marked whole at k = 10, in
+ * each mode the NIC takes: the frames the NIC puts on the link are
+ * incw_tx()'s, the receiving NIC restores them (every value within 2^-k),
+ * and the link bytes per model and mode make the table of
+ * docs/benchmarks.md. make check sends the first LINK_QUICK bytes of each
+ * model; NIC_LINK_ALL=1 (make bench-link) all of them.
+ */
+#define LINK_QUICK	(128 * 1024)
+
+struct link_row {
+	size_t frames, app, link;	/* segments, payload bytes, link bytes */
+};
+
+/* one mode at one MTU: every model's segments in one run; rows by model */
+static void link_run(unsigned int mode, unsigned int mtu, int all,
+		     struct link_row *row)
+{
+	char name[64];
+	struct fspec sp;
+	size_t pay = mtu - 20 - 32, n = 0, i, m, j;
+	struct item *tx, *rx;
+	size_t *owner;
+	struct run r;
+
+	memset(&sp, 0, sizeof(sp));
+	sp.ipv = 4;
+	sp.proto = 6;
+	sp.tcp_opts = 12;
+	for (m = 0; m < nmodel; m++) {
+		size_t len = all || model[m].len < LINK_QUICK ? model[m].len : LINK_QUICK;
+
+		n += (len + pay - 1) / pay;
+	}
+	tx = calloc(n, sizeof(*tx));
+	rx = calloc(n, sizeof(*rx));
+	owner = calloc(n, sizeof(*owner));
+	snprintf(name, sizeof(name), "link/%s/%u",
+		 mode == INC_MODE_PAPER ? "paper" : mode == INC_MODE_SPARSE ? "sparse" : "width", mtu);
+	if (!tx || !rx || !owner || phase_begin(name, &cfg_std, 8, 8, 9018))
+		goto out;
+	for (m = 0, i = 0; m < nmodel; m++) {
+		size_t len = all || model[m].len < LINK_QUICK ? model[m].len : LINK_QUICK;
+		uint8_t f[MAXF + 64];
+
+		for (j = 0; j < len; j += pay, i++) {
+			size_t l = len - j < pay ? len - j : pay;
+
+			tx[i].len = frame_build(&sp, grad + model[m].off + j, l, f);
+			tx[i].f = dup(f, tx[i].len);
+			tx[i].len_field = (uint16_t)tx[i].len;
+			tx[i].o.compress = 1;
+			tx[i].o.k = 10;
+			tx[i].o.mode = mode;
+			tx[i].o.range_off = 0;
+			tx[i].o.range_len = (unsigned int)l;
+			tx[i].range_at = frame_payload_off(&sp);
+			tx[i].range_len = l;
+			tx[i].k = 10;
+			snprintf(tx[i].desc, sizeof(tx[i].desc), "%.23s bytes %zu+%zu", model[m].name, j, l);
+			expect_tx(&tx[i], 9018);
+			rx[i].f = dup(tx[i].wire, tx[i].wire_len);
+			rx[i].len = tx[i].wire_len;
+			memcpy(rx[i].desc, tx[i].desc, sizeof(rx[i].desc));
+			rx[i].orig = tx[i].tx_res == INCW_TX_COMPRESSED ? tx[i].f : NULL;
+			rx[i].range_at = tx[i].range_at;
+			rx[i].range_len = tx[i].range_len;
+			rx[i].k = 10;
+			expect_rx(&rx[i], rx[i].f, rx[i].len, 9018, BUF_SIZE);
+			owner[i] = m;
+			row[m].frames++;
+			row[m].app += l;
+		}
+	}
+	wr(INC_CTRL, INC_CTRL_TX_EN | INC_CTRL_RX_EN);
+	memset(&r, 0, sizeof(r));
+	r.tx = tx;
+	r.ntx = n;
+	r.rx = rx;
+	r.nrx = n;
+	r.rx_buf_len = BUF_SIZE;
+	r.timeout = 400000000;
+	run_traffic(&r);
+	check_wire(&r, name);
+	check_tx_status(&r, name);
+	check_rx(&r, name);
+	/* the link bytes: the frames the NIC sent (check_wire: incw_tx's) */
+	for (i = 0; i < n && i < nic_env_tx_count(env); i++)
+		row[owner[i]].link += nic_env_tx_frame(env, i)->len;
+	wr(INC_CTRL, 0);
+	run_free(&r);
+	phase_end(name);
+out:
+	items_free(rx, n);
+	items_free(tx, n);
+	free(owner);
+}
+
+static void phase_link(void)
+{
+	static const unsigned int mtus[2] = { 1500, 9000 };
+	struct link_row row[2][4][NMODEL + 1];
+	int all = getenv("NIC_LINK_ALL") && *getenv("NIC_LINK_ALL") == '1';
+	unsigned int mi, mode;
+	size_t m, worse = 0;
+
+	if (!nmodel) {
+		t_skip("link bytes: no gradient files in %s", t_gradient_dir());
+		return;
+	}
+	memset(row, 0, sizeof(row));
+	for (mi = 0; mi < 2; mi++)
+		for (mode = INC_MODE_PAPER; mode <= INC_MODE_WIDTH; mode++)
+			if (nic_modes() & INCW_MODE_BIT(mode))
+				link_run(mode, mtus[mi], all, row[mi][mode]);
+	t_diag("link bytes for the shared gradients marked at k = 10, TCP/IPv4 (%s; %u lanes):",
+	       all ? "every byte" : "the first 128 KiB of each model", vl_nic_beat() / 4);
+	t_diag("%-8s %5s %7s %12s %12s %12s %12s %8s %8s %8s", "model", "MTU", "frames",
+	       "app bytes", "paper", "sparse", "width", "paper", "sparse", "width");
+	for (mi = 0; mi < 2; mi++) {
+		struct link_row tot[4];
+
+		memset(tot, 0, sizeof(tot));
+		for (m = 0; m <= nmodel; m++) {
+			struct link_row *p = &row[mi][INC_MODE_PAPER][m];
+			struct link_row *sv = &row[mi][INC_MODE_SPARSE][m];
+			struct link_row *w = &row[mi][INC_MODE_WIDTH][m];
+
+			if (m == nmodel) {	/* all models together */
+				p = &tot[INC_MODE_PAPER];
+				sv = &tot[INC_MODE_SPARSE];
+				w = &tot[INC_MODE_WIDTH];
+			} else {
+				for (mode = INC_MODE_PAPER; mode <= INC_MODE_WIDTH; mode++) {
+					tot[mode].frames += row[mi][mode][m].frames;
+					tot[mode].app += row[mi][mode][m].app;
+					tot[mode].link += row[mi][mode][m].link;
+				}
+			}
+			char wl[24] = "-", wr_[24] = "-";	/* (no width mode: -) */
+
+			if (w->link) {
+				snprintf(wl, sizeof(wl), "%zu", w->link);
+				snprintf(wr_, sizeof(wr_), "%.2fx", (double)w->app / (double)w->link);
+			}
+			t_diag("%-8s %5u %7zu %12zu %12zu %12zu %12s %7.2fx %7.2fx %8s",
+			       m == nmodel ? "all" : model[m].name, mtus[mi], p->frames, p->app,
+			       p->link, sv->link, wl,
+			       (double)p->app / (double)(p->link ? p->link : 1),
+			       (double)sv->app / (double)(sv->link ? sv->link : 1), wr_);
+			if (nic_modes() & INCW_MODE_BIT(INC_MODE_WIDTH))
+				worse += !(w->link && w->link < sv->link);
+		}
+	}
+	if (nic_modes() & INCW_MODE_BIT(INC_MODE_WIDTH))
+		t_ok(!worse,
+		     "link bytes: width mode puts fewer bytes on the link than sparse mode for every model at both MTUs (%zu not)",
+		     worse);
+}
+
 /* ---- 11. no backpressure: rates ---- */
 
 /* mixed traffic both ways under config c, checked frame by frame, and each
@@ -3269,6 +3440,22 @@ static void load_gradients(void)
 		uint8_t *g = t_read_file(paths[i], &len);
 
 		if (g) {
+			const char *b = strrchr(paths[i], '/') ? strrchr(paths[i], '/') + 1 : paths[i];
+			size_t nl = strcspn(b, "-");
+
+			if (nl >= sizeof(model[0].name))
+				nl = sizeof(model[0].name) - 1;
+			if (!nmodel || strlen(model[nmodel - 1].name) != nl ||
+			    strncmp(model[nmodel - 1].name, b, nl)) {
+				if (nmodel < NMODEL) {
+					memcpy(model[nmodel].name, b, nl);
+					model[nmodel].name[nl] = 0;
+					model[nmodel].off = grad_len;
+					nmodel++;
+				}
+			}
+			if (nmodel && model[nmodel - 1].off + model[nmodel - 1].len == grad_len)
+				model[nmodel - 1].len += len;
 			grad = realloc(grad, grad_len + len);
 			memcpy(grad + grad_len, g, len);
 			grad_len += len;
@@ -3315,6 +3502,7 @@ int main(void)
 		{ "dma/64-bit", phase_high_memory },
 		{ "rings/index-wrap", phase_wrap },
 		{ "rx/replay", phase_replay },
+		{ "link/gradients", phase_link },
 	};
 	size_t i;
 
