@@ -520,6 +520,20 @@ static void expect_rx(struct item *it, const uint8_t *f, size_t len,
 	}
 }
 
+/* rx: tx's reference wire frame arriving on the MAC, with what the
+ * receiving NIC must deliver for it (the original range, for the bound) */
+static void rx_from_wire(struct item *rx, const struct item *tx)
+{
+	rx->f = dup(tx->wire, tx->wire_len);
+	rx->len = tx->wire_len;
+	memcpy(rx->desc, tx->desc, sizeof(rx->desc));
+	rx->orig = tx->tx_res == INCW_TX_COMPRESSED ? tx->f : NULL;
+	rx->range_at = tx->range_at;
+	rx->range_len = tx->range_len;
+	rx->k = tx->k;
+	expect_rx(rx, rx->f, rx->len, 9018, BUF_SIZE);
+}
+
 /* the chunk header of an encapsulated frame: raw_len and body_len */
 static int chunk_of(const uint8_t *f, size_t len, unsigned int *raw,
 		    unsigned int *body)
@@ -957,6 +971,26 @@ static int check_rx(const struct run *r, const char *what)
 		     "%s: the %zu restored frames hold the range within 2^-k and correct checksums (%zu out of bound, %zu bad checksums)",
 		     what, restored, bound, csum);
 	return !bad && r->ngot == r->want;
+}
+
+/* n frames sent (tx) and n received (rx) on the MAC at once, the frames
+ * on the wire, the TX statuses and the deliveries checked; r is left for
+ * the caller's figures (run_free it) */
+static void run_mac_checked(struct run *r, const char *name, struct item *tx,
+			    struct item *rx, size_t n, uint64_t timeout)
+{
+	wr(INC_CTRL, INC_CTRL_TX_EN | INC_CTRL_RX_EN);
+	memset(r, 0, sizeof(*r));
+	r->tx = tx;
+	r->ntx = n;
+	r->rx = rx;
+	r->nrx = n;
+	r->rx_buf_len = BUF_SIZE;
+	r->timeout = timeout;
+	run_traffic(r);
+	check_wire(r, name);
+	check_tx_status(r, name);
+	check_rx(r, name);
 }
 
 static void check_idle(const struct run *r, const char *what)
@@ -1889,14 +1923,7 @@ static void marked_run(const char *name, int loopback, size_t n, int ineligible)
 			expect_rx(&tx[i], tx[i].wire, tx[i].wire_len, 9018, BUF_SIZE);
 		} else {
 			/* the reference's wire frame comes back on RX */
-			rx[i].f = dup(tx[i].wire, tx[i].wire_len);
-			rx[i].len = tx[i].wire_len;
-			memcpy(rx[i].desc, tx[i].desc, sizeof(rx[i].desc));
-			rx[i].orig = tx[i].tx_res == INCW_TX_COMPRESSED ? tx[i].f : NULL;
-			rx[i].range_at = tx[i].range_at;
-			rx[i].range_len = tx[i].range_len;
-			rx[i].k = tx[i].k;
-			expect_rx(&rx[i], rx[i].f, rx[i].len, 9018, BUF_SIZE);
+			rx_from_wire(&rx[i], &tx[i]);
 		}
 	}
 	for (i = 0; i < INCW_TX_N; i++)
@@ -2666,31 +2693,13 @@ static void link_run(unsigned int mode, unsigned int mtu, int all,
 			tx[i].k = 10;
 			snprintf(tx[i].desc, sizeof(tx[i].desc), "%.23s bytes %zu+%zu", model[m].name, j, l);
 			expect_tx(&tx[i], 9018);
-			rx[i].f = dup(tx[i].wire, tx[i].wire_len);
-			rx[i].len = tx[i].wire_len;
-			memcpy(rx[i].desc, tx[i].desc, sizeof(rx[i].desc));
-			rx[i].orig = tx[i].tx_res == INCW_TX_COMPRESSED ? tx[i].f : NULL;
-			rx[i].range_at = tx[i].range_at;
-			rx[i].range_len = tx[i].range_len;
-			rx[i].k = 10;
-			expect_rx(&rx[i], rx[i].f, rx[i].len, 9018, BUF_SIZE);
+			rx_from_wire(&rx[i], &tx[i]);
 			owner[i] = m;
 			row[m].frames++;
 			row[m].app += l;
 		}
 	}
-	wr(INC_CTRL, INC_CTRL_TX_EN | INC_CTRL_RX_EN);
-	memset(&r, 0, sizeof(r));
-	r.tx = tx;
-	r.ntx = n;
-	r.rx = rx;
-	r.nrx = n;
-	r.rx_buf_len = BUF_SIZE;
-	r.timeout = 400000000;
-	run_traffic(&r);
-	check_wire(&r, name);
-	check_tx_status(&r, name);
-	check_rx(&r, name);
+	run_mac_checked(&r, name, tx, rx, n, 400000000);
 	/* the link bytes: the frames the NIC sent (check_wire: incw_tx's) */
 	for (i = 0; i < n && i < nic_env_tx_count(env); i++)
 		row[owner[i]].link += nic_env_tx_frame(env, i)->len;
@@ -2786,18 +2795,7 @@ static void rate_run(const char *name, const struct nic_env_cfg *c, size_t n, in
 		bytes_tx += tx[i].len;
 		bytes_rx += rx[i].deliv_len;
 	}
-	wr(INC_CTRL, INC_CTRL_TX_EN | INC_CTRL_RX_EN);
-	memset(&r, 0, sizeof(r));
-	r.tx = tx;
-	r.ntx = n;
-	r.rx = rx;
-	r.nrx = n;
-	r.rx_buf_len = BUF_SIZE;
-	r.timeout = 40000000;
-	run_traffic(&r);
-	check_wire(&r, name);
-	check_tx_status(&r, name);
-	check_rx(&r, name);
+	run_mac_checked(&r, name, tx, rx, n, 40000000);
 	/* each direction over its own time: from the start to its last
 	 * completion (TX) or delivery (RX), both running at once */
 	t_diag("%s: %zu + %zu frames, %zu host bytes sent in %llu clocks and %zu delivered in %llu (%.1f and %.1f bytes/clock)",
