@@ -195,6 +195,15 @@ $(BUILD)/bin/incsim: $(INCSIM_OBJS) $(O)/sim/nic/nic_env.o $(O)/sim/nic/vl_nic.o
 	@echo "  LD      $@"
 	$(Q)g++ $(LDFLAGS_ALL) -o $@ $^ -lm
 
+# incsim8: the same simulator with the 8-lane NIC (a 256-bit datapath, no
+# width mode: FEATURES bit 12 clear), for the driver's tests against a NIC
+# without a feature (tests/run-tests.sh, driver/lanes8)
+$(BUILD)/bin/incsim8: $(INCSIM_OBJS) $(O)/sim/nic/nic_env.o $(O)/sim/nic/vl_nic8.o \
+	$(VLDIR)/nic8/Vnic__ALL.a $(VL_RT)
+	@mkdir -p $(dir $@)
+	@echo "  LD      $@"
+	$(Q)g++ $(LDFLAGS_ALL) -o $@ $^ -lm
+
 $(O)/sim/incsim/shimc.o $(O)/sim/incsim/bench-incsim.o: XFLAGS := -Isim/nic -Iinclude/uapi
 $(BUILD)/bin/bench-incsim: $(O)/sim/incsim/bench-incsim.o $(O)/sim/incsim/shimc.o
 	@mkdir -p $(dir $@)
@@ -216,7 +225,7 @@ bench-incsim: deps
 	$(Q)$(BUILD)/bin/bench-incsim
 	$(Q)BUILD=$(BUILD) scripts/bench-guests.sh
 
-rtl-models: $(BUILD)/bin/incsim $(BUILD)/bin/bench-incsim $(BUILD)/tests/test_engines $(BUILD)/bin/inc-rtl-codec \
+rtl-models: $(BUILD)/bin/incsim $(BUILD)/bin/incsim8 $(BUILD)/bin/bench-incsim $(BUILD)/tests/test_engines $(BUILD)/bin/inc-rtl-codec \
 	$(BUILD)/bin/bench-rtl $(BUILD)/tests/test_nic $(BUILD)/tests/test_nic8
 
 synth-report: deps

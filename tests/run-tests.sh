@@ -231,6 +231,11 @@ suite sim/bench-guests-short env BUILD="$BUILD" tests/sim/test-bench-guests.sh
 suite driver/selftests    env BUILD="$BUILD" tests/driver/run-driver.sh
 # marked TCP over a switch that drops every 37th unicast frame: retransmissions
 suite driver/lossy        env BUILD="$BUILD" LOSS=37 tests/driver/run-driver.sh nic_grad_lossy.sh
+# the same driver against the 8-lane NIC (incsim8: FEATURES bit 12 clear, no
+# width mode): probe, marked TCP in paper and sparse mode, width-marked
+# frames sent plain and counted
+suite driver/lanes8       env BUILD="$BUILD" INCSIM="$BUILD/bin/incsim8" \
+	tests/driver/run-driver.sh nic_probe.sh nic_grad_tcp.sh nic_grad_width.sh
 # a NIC whose DMA hangs three times: recovery, and no memory freed under it
 suite driver/stall        env BUILD="$BUILD" STALL=1500,500,500 WEDGE=200 tests/driver/run-driver.sh nic_stall.sh
 # make bench-driver, one round of this driver: it runs and prints its table
