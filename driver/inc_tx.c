@@ -3,7 +3,7 @@
  * inceptionn NIC: transmit. One descriptor per linear frame; for a frame of
  * a marked socket, the byte range the NIC compresses (inc_mark.c), unless
  * the NIC lacks the feature (a mode it does not advertise, such as width
- * on today's RTL) or the peer cannot restore it (inc_peers.c). Each marked
+ * on an 8-lane NIC) or the peer cannot restore it (inc_peers.c). Each marked
  * frame sent plain is counted by why (drv_tx_plain_*).
  *
  * Ownership of the ring: prod is written only by inc_xmit(), clean only by

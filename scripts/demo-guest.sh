@@ -13,8 +13,9 @@
 #      check of unmarked data is phase 3.)
 #   2. incgrad, marked (INC_SO_GRADIENT, k, mode): the receiver checks every
 #      header exactly and every value against the bound. In a mode the NIC
-#      does not advertise (width: FEATURES bit 12, clear on today's NIC) the
-#      driver sends the marked frames uncompressed and counts them in
+#      does not advertise (width: FEATURES bit 12, set on a 16-lane NIC of
+#      register map 1.3, as incsim's, clear on an 8-lane one) the driver
+#      sends the marked frames uncompressed and counts them in
 #      drv_tx_plain_feature; the NIC's FEATURES word is reported so that
 #      demo.sh can tell which.
 #   3. incgrad, unmarked: every value exact.

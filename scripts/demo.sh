@@ -11,18 +11,21 @@
 # got. Then one table: throughput, bytes, compression, errors, verdicts, and
 # the NICs' counters (docs/demo.md explains each number).
 #
-# MODE=width: today's NIC does not take width mode (FEATURES bit 12 clear),
-# so the driver sends the width-marked frames uncompressed and counts them
-# in drv_tx_plain_feature: the marked rows then check exactly that (nothing
-# compressed, every frame counted, every byte exact) and say so, and the
-# library's own width ratio on the file, in software on this host, comes
-# after the table. A NIC that advertises the bit gets the usual checks.
+# MODE=width: a NIC that advertises width mode (FEATURES bit 12: the 16-lane
+# NIC, register map 1.3, as incsim's is) compresses and restores it, and the
+# marked rows get the usual checks (compressed, within the bound). On a NIC
+# without the bit (an 8-lane one) the driver sends the width-marked frames
+# uncompressed and counts them in drv_tx_plain_feature: the marked rows of
+# those hosts then check exactly that (nothing compressed, every frame
+# counted, every byte exact) and say so. After the table, which hosts had
+# the bit, and the library's own width and sparse ratios on the file, in
+# software on this host.
 #
 # usage: scripts/demo.sh   (options in the environment, as make passes them)
 #   HOSTS=N        hosts, 2 to 8 (default 2)
 #   K=K            error bound 2^-K of the marked transfer, 1 to 24 (default 10)
-#   MODE=M         paper, sparse or width (default sparse: the NIC's; width:
-#                  see above)
+#   MODE=M         paper, sparse or width (default sparse, which every NIC
+#                  takes; width: see above)
 #   MTU=M          1500 or 9000 (default 1500)
 #   DEMO_FILE=F    a raw float32 file (default ../shared/gradients/charlm-step0150.f32;
 #                  a directory: its charlm-step0150.f32)
@@ -116,7 +119,7 @@ done
 step "booting $HOSTS hosts (QEMU, Debian $(tests/vm/kver.sh)), each with an incsim NIC, on one switch;" \
 	"file $DEMO_FILE ($size bytes), K=$K MODE=$MODE MTU=$MTU"
 [ "$MODE" = width ] &&
-	step "MODE=width: the NIC compresses width mode only if it advertises it (FEATURES bit 12); today's does not, and then the marked transfers go uncompressed"
+	step "MODE=width: a NIC compresses width mode if it advertises it (FEATURES bit 12: 16 lanes, register map 1.3); without the bit the marked transfers go uncompressed"
 mkdir -p "$OUT/logs"
 tests/vm/run.sh "${args[@]}" >"$OUT/run.tap" 2>&1 &
 RUNPID=$!
@@ -150,9 +153,9 @@ RUNPID=
 progress
 step "cluster stopped"
 
-# MODE=width: the mode where it runs today, the codec library in software
-# (what inccl's sw transport and the DDP hook use by default), on this
-# host: bytes of the file in width and sparse mode, for the table's note
+# MODE=width: the codec library in software on this host (what inccl's sw
+# transport and the DDP hook use by default): bytes of the file in width
+# and sparse mode, for the table's note
 sw_w=- sw_s=-
 if [ "$MODE" = width ]; then
 	for m in width sparse; do
@@ -232,8 +235,9 @@ END {
 				err = R[key, "max_err"]
 				ok = R[key, "rc"] == 0 && R[key, "verdict"] == "pass"
 				if (name == "marked" && mode == "width" && !wfeat[h]) {
-					# the NIC lacks width mode: sent as it is, and
-					# counted; nothing compressed, every byte exact
+					# the NIC lacks width mode (8 lanes, or before
+					# 1.3): sent as it is, and counted; nothing
+					# compressed, every byte exact
 					plain = R[key, "plain_feature"]
 					ok = ok && R[key, "comp_frames"] == 0 && saved == 0 &&
 					     plain > 0 && err == 0 && R[key, "crc_match"] == "true"
@@ -278,15 +282,17 @@ END {
 				yes = yes " host" h
 			else
 				no = no " host" h " (FEATURES " (h in feat ? feat[h] : "unknown") ")"
-		printf "\nMODE=width: "
+		printf "\n"
+		if (yes != "")
+			printf "MODE=width: FEATURES bit 12 is set on%s: those NICs take width mode\n" \
+			       "(mode 3), and their marked rows are checked as in any mode (compressed, within the bound).\n", yes
 		if (no != "")
-			printf "the NIC does not take width mode yet: FEATURES bit 12 is clear on%s.\n" \
+			printf "MODE=width: FEATURES bit 12 is clear on%s:\n" \
+			       "those NICs do not take width mode (it needs 16 lanes and register map 1.3).\n" \
 			       "The driver sent the width-marked frames of those hosts uncompressed, as they are\n" \
 			       "(%d frames, counted in drv_tx_plain_feature), so their marked rows above\n" \
-			       "show no NIC compression: the values arrived exact. NIC compression figures:\n" \
+			       "show no NIC compression: the values arrived exact. On such a NIC use\n" \
 			       "MODE=sparse or MODE=paper.\n", no, plain_total
-		if (yes != "")
-			printf "FEATURES bit 12 is set on%s: those NICs compressed width mode (checked as any marked transfer).\n", yes
 		if (sw_w ~ /^[1-9][0-9]*$/ && sw_s ~ /^[1-9][0-9]*$/) {
 			printf "In software (the codec library, inccodec on this host, k=%s): width mode %.2fx\n", k, size / sw_w
 			printf "on this file, sparse %.2fx: %.2f times fewer bytes in width mode (docs/codec.md\n", size / sw_s, sw_s / sw_w

@@ -28,8 +28,10 @@ Settings (names as the table and the command lines write them):
   Every setting names its mode (wa-kK: sparse), whatever the hook's
   default: the figures of docs/training.md are sparse's and paper's.
   "all" has paper and sparse; the width settings (which train exactly as
-  sparse, with fewer bytes on the wire with sw; with nic the NIC sends
-  them uncompressed, it does not take width mode yet) run when named.
+  sparse, with fewer bytes on the wire with sw, and with nic on a NIC
+  that advertises width mode, FEATURES bit 12, as the 16-lane one of
+  register map 1.3 does; one without it sends them uncompressed) run
+  when named.
   T is "sw" unless the caller says otherwise (rank.py --transport), or
   the name ends in @T (ring-k10-sparse@nic): one run can compare transports.
 """

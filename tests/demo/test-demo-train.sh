@@ -16,7 +16,8 @@ n=0
 ok() { n=$((n + 1)); echo "ok $n - $*"; }
 nok() { n=$((n + 1)); echo "not ok $n - $*"; }
 
-# ---- bad options: exit 2 and a message that names the option
+# ---- bad options: exit 2 and a message that names the option (MODE=width
+# is taken: the message names the next bad option)
 while IFS='|' read -r env want; do
 	out=$(env $env scripts/demo-train.sh 2>&1)
 	rc=$?
@@ -30,8 +31,8 @@ HOSTS=1|HOSTS=1: a number of hosts from 2 to 4
 HOSTS=5|HOSTS=5
 STEPS=5|STEPS=5: 10 to 5000
 K=0|K=0: the error bound
-MODE=fast|MODE=fast: paper or sparse
-MODE=width|MODE=width: the NIC does not take width mode yet (FEATURES bit 12 clear
+MODE=fast|MODE=fast: paper, sparse or width
+MODE=width TRAIN_TIMEOUT=10|TRAIN_TIMEOUT=10: at least 60
 SEED=x|SEED=x
 TRAIN_TIMEOUT=10|TRAIN_TIMEOUT=10: at least 60
 EOF

@@ -1409,8 +1409,8 @@ int main(int argc, char **argv)
 				  .mode = INCCL_MODE_PAPER, .slice = 65536, .only = -1 };
 
 		scenario(4, &s, "");
-		/* the nic transport's default mode is sparse (the NIC does
-		 * not take width yet): every mark says mode 2 ... */
+		/* the nic transport's default mode is sparse (not every
+		 * NIC takes width): every mark says mode 2 ... */
 		test_default_mode(INCCL_NIC, NULL, INCCL_MODE_SPARSE,
 				  1u << INCCL_MODE_SPARSE,
 				  "sparse, every socket marked with mode 2");

@@ -100,9 +100,11 @@ enum inccl_transport {
  * The mode's default follows the transport, which is resolved first: the
  * sw transport compresses on the CPU, where width mode puts about 1.7x
  * fewer bytes on the wire than sparse for the same decoded floats; the
- * nic transport leaves compression to the NIC, which does not take width
- * mode yet (FEATURES bit 12 clear: such frames go uncompressed), so it
- * stays sparse. none sends floats, whatever the mode (width, as sw). An
+ * nic transport leaves compression to the NIC, and not every NIC takes
+ * width mode (FEATURES bit 12: set by the 16-lane NIC of register map
+ * 1.3, clear at 8 lanes, where such frames go uncompressed), so it stays
+ * sparse; on a NIC with the bit, INCCL_MODE=width puts fewer bytes on the
+ * link. none sends floats, whatever the mode (width, as sw). An
  * explicit mode (field or INCCL_MODE) is always taken as it is.
  */
 struct inccl_config {

@@ -53,8 +53,9 @@ class IncclState:
     inccl's default: INCCL_MODE if set, else the transport's mode: "width"
     for "sw" (docs/codec.md section 12: the fewest bytes, about 1.7x fewer
     than "sparse" on real gradients; the codec runs on the CPU) and "none",
-    "sparse" for "nic" (the NIC compresses, and today's NIC does not take
-    width mode: width-marked frames go uncompressed, docs/socket-option.md).
+    "sparse" for "nic" (the NIC compresses, and only a NIC with FEATURES
+    bit 12, the 16-lane one of register map 1.3, takes width mode; on one
+    without it width-marked frames go uncompressed, docs/inccl.md).
     After connect(), .mode is the mode in use ("width", ...), as inccl
     resolved it; before, what was asked (None: the default);
     error_feedback: keep what this rank's quantization lost per bucket and
