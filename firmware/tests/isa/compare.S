@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: MIT */
+/* comparisons: SLT SLTU SLTI SLTIU */
+#include "test.h"
+RVTEST_BEGIN
+	TEST_RR(1, slt, 0, 0, 0)
+	TEST_RR(2, slt, 1, 0xffffffff, 0)
+	TEST_RR(3, slt, 0, 0, 0xffffffff)
+	TEST_RR(4, slt, 1, 0x80000000, 0x7fffffff)
+	TEST_RR(5, slt, 0, 0x7fffffff, 0x80000000)
+	TEST_RR(6, slt, 1, 0x80000000, 0x80000001)
+	TEST_RR(7, slt, 0, 5, 5)
+	TEST_RR(8, sltu, 0, 0xffffffff, 0)
+	TEST_RR(9, sltu, 1, 0, 0xffffffff)
+	TEST_RR(10, sltu, 0, 0x80000000, 0x7fffffff)
+	TEST_RR(11, sltu, 1, 0x7fffffff, 0x80000000)
+	TEST_RR(12, sltu, 0, 7, 7)
+	TEST_RR(13, sltu, 1, 0xfffffffe, 0xffffffff)
+	TEST_RI(14, slti, 1, 0xffffffff, 0)
+	TEST_RI(15, slti, 0, 0, -1)
+	TEST_RI(16, slti, 1, 0x80000000, -2048)
+	TEST_RI(17, slti, 0, 2047, 2047)
+	TEST_RI(18, slti, 1, 2046, 2047)
+	TEST_RI(19, sltiu, 1, 0, -1)
+	TEST_RI(20, sltiu, 1, 0xfffffffe, -1)
+	TEST_RI(21, sltiu, 0, 0xffffffff, -1)
+	TEST_RI(22, sltiu, 1, 0, 1)
+	TEST_RI(23, sltiu, 0, 1, 1)
+	TEST_RI(24, sltiu, 0, 0x80000000, 0x7ff)
+	TEST_RR_SAME(25, slt, 0, 0x80000000)
+	TEST_RR_SAME(26, sltu, 0, 3)
+RVTEST_END

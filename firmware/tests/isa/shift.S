@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: MIT */
+/* shifts: SLL SRL SRA (amount: the low 5 bits of rs2), SLLI SRLI SRAI */
+#include "test.h"
+RVTEST_BEGIN
+	TEST_RR(1, sll, 0x00000001, 1, 0)
+	TEST_RR(2, sll, 0x00000002, 1, 1)
+	TEST_RR(3, sll, 0x80000000, 1, 31)
+	TEST_RR(4, sll, 0x00000002, 1, 33)
+	TEST_RR(5, sll, 0x23456780, 0x12345678, 4)
+	TEST_RR(6, sll, 0x12345678, 0x12345678, 0xffffffe0)
+	TEST_RR(7, srl, 0x40000000, 0x80000000, 1)
+	TEST_RR(8, srl, 0x00000001, 0x80000000, 31)
+	TEST_RR(9, srl, 0x01234567, 0x12345678, 4)
+	TEST_RR(10, srl, 0x7fffffff, 0xffffffff, 0xffffffe1)
+	TEST_RR(11, sra, 0xc0000000, 0x80000000, 1)
+	TEST_RR(12, sra, 0xffffffff, 0x80000000, 31)
+	TEST_RR(13, sra, 0x01234567, 0x12345678, 4)
+	TEST_RR(14, sra, 0xf8123456, 0x81234567, 4)
+	TEST_RR(15, sra, 0x81234567, 0x81234567, 0)
+	TEST_RR(16, sra, 0xffffffff, 0xffffffff, 0xffffffff)
+	TEST_RI(17, slli, 0x00000000, 0x80000000, 1)
+	TEST_RI(18, slli, 0x80000000, 1, 31)
+	TEST_RI(19, slli, 0x12345678, 0x12345678, 0)
+	TEST_RI(20, srli, 0x00000001, 0x80000000, 31)
+	TEST_RI(21, srli, 0x08000000, 0x80000000, 4)
+	TEST_RI(22, srai, 0xf8000000, 0x80000000, 4)
+	TEST_RI(23, srai, 0xffffffff, 0x80000000, 31)
+	TEST_RI(24, srai, 0x07ffffff, 0x7fffffff, 4)
+	TEST_RI(25, srai, 0x81234567, 0x81234567, 0)
+	TEST_RR_SAME(26, sll, 0x00000020, 0x00000020)
+	TEST_RR_SAME(27, sra, 0xff000000, 0x80000007)
+RVTEST_END
