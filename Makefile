@@ -53,7 +53,7 @@ TBINS := $(TESTS:%=$(BUILD)/tests/%)
 
 .PHONY: module
 .PHONY: all deps check demo demo-codec bench-codec bench-rtl bench-link bench-incsim bench-inccl bench-inccl-sim synth-report synth-check exhaustive-eval \
-	train-eval bench-train demo-train bench-driver lint formal timing-report \
+	train-eval bench-train demo-train bench-driver lint mgmt-isa formal timing-report \
 	clean asan fuzz rtl-models
 # keep objects that pattern rules chain through
 .SECONDARY:
@@ -263,6 +263,13 @@ timing-report: deps
 # make lint: verilator --lint-only -Wall on every RTL module (TAP)
 lint: deps
 	$(Q)rtl/scripts/lint.sh $(BUILD)/rtl-lint
+
+# make mgmt-isa: the management core's ISA tests (firmware/tests/isa, one
+# self-checking program per instruction class, built with clang and ld.lld)
+# on mgmt_soc under Icarus and Verilator, with the harness's negative checks
+# and a CPI table (tests/rtl/mgmt/run-isa.sh, TAP; docs/firmware.md)
+mgmt-isa: deps
+	$(Q)tests/rtl/mgmt/run-isa.sh $(BUILD)/mgmt-isa
 
 # make formal: the formal handshake checks (rtl/scripts/formal.sh, TAP;
 # docs/rtl.md "Formal checks"): both engines at 8 and 16 lanes, bounded

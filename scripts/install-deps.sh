@@ -10,7 +10,8 @@ set -euo pipefail
 
 declare -A GROUP=(
 	[codec]="make gcc g++ clang libclang-rt-14-dev libzstd-dev liblz4-dev"
-	[rtl]="verilator iverilog yosys g++"
+	# (clang and lld: the management core's ISA test programs)
+	[rtl]="verilator iverilog yosys g++ clang lld"
 	[vm]="python3 qemu-system-x86 linux-image-amd64 linux-headers-amd64 linux-source-6.1 busybox-static iperf3 ethtool iproute2 cpio kmod sparse"
 	# a lab host with the board (docs/lab-hosts.md); not in `make deps`:
 	# tests/driver/test-install.sh installs it when it needs dkms

@@ -141,10 +141,11 @@ bg_suite rtl/blocks       tests/rtl/icarus/run.sh "$BUILD/rtl-icarus"
 bg_suite codec-fuzz/decode fuzz
 # yosys, the quick form, in the background (make synth-check runs the full
 # generic synthesis): elaboration with no latch, no combinational loop, no
-# multiple drivers, for the engines at both lane counts and the NIC top
-# (16 lanes; rtl/elab-selftest: a broken module fails it)
+# multiple drivers, for the engines at both lane counts, the NIC top
+# (16 lanes) and the management SoC (rtl/elab-selftest: a broken module
+# fails it)
 for top in inc_compressor:8 inc_compressor:16 inc_decompressor:8 \
-	inc_decompressor:16 inc_nic:16; do
+	inc_decompressor:16 inc_nic:16 mgmt_soc:-; do
 	IFS=: read -r t lanes <<<"$top"
 	suffix=-$lanes
 	[ "$lanes" != - ] || suffix=
@@ -208,6 +209,8 @@ suite inccl-asan/loopback   "$A/tests/test_inccl" -q
 suite inccl-asan/incbench   env BUILD="$BUILD" INCBENCH="$A/bin/incbench" tests/inccl/test_incbench.sh
 # RTL engines (issue: RTL engines)
 suite rtl/lint            rtl/scripts/lint.sh "$BUILD/rtl-lint"
+# the management core's ISA tests under Icarus and Verilator (rtl/mgmt)
+suite rtl/mgmt-isa        tests/rtl/mgmt/run-isa.sh "$BUILD/mgmt-isa"
 suite rtl/elab-selftest   tests/rtl/test-synth-elab.sh
 # the RTL's register map, made from the C header (rtl/scripts/gen-regs-vh.py)
 suite rtl/regs-vh         tests/rtl/test-regs-vh.sh

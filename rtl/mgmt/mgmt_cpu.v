@@ -12,8 +12,9 @@
  *   IWAIT   the instruction word arrives: ir
  *   DECODE  register file read, immediate, operand selection, decode
  *           flags (all registered)
- *   EXEC    ALU, branch decision and target, load/store address, CSR
- *           read; traps of illegal instructions, ECALL, EBREAK; MRET
+ *   EXEC    ALU, branch decision, jump targets, load/store address and
+ *           alignment, CSR read; traps of illegal instructions, ECALL,
+ *           EBREAK; MRET
  *   MEM     data request (misaligned: trap instead); MWAIT the answer
  *   MUL     4 clocks of a carry-save multiplier (8 bits of rs2 a clock,
  *           64-bit sum and carry vectors), 1 clock for the final add
@@ -25,8 +26,11 @@
  *   TRAP    mepc, mcause, mtval, mstatus.MPIE/MIE, pc = mtvec
  *
  * Clocks per instruction with memories answering the clock after a
- * request: 5 (ALU, branch, jump), 7 (load, store), 10 (MUL family), 39
- * (DIV family), 6 (CSR), 6 (+1 for the trap) for a trap.
+ * request: 5 (ALU, LUI, AUIPC, branch, jump, FENCE, MRET), 7 (load,
+ * store), 10 (MUL family), 38 (DIV family), 6 (CSR); an instruction that
+ * traps (ECALL, EBREAK, illegal) 5 from its fetch to the handler's fetch,
+ * an interrupt 2 (taken in FETCH). The ISA tests measure CPI 5.0 to 9.3
+ * (docs/firmware.md).
  * Every register-to-register path is at most 8 LUT6 levels by
  * rtl/scripts/timing.sh (method carry; rtl/timing-budget).
  *
@@ -120,7 +124,9 @@ localparam [31:0] MISA = 32'h40001100;
 
 reg  [3:0]  state = S_FETCH;
 reg  [31:0] pc = RESET_PC;
-reg  [31:0] npc = 32'd0;        // the next pc, from EXEC
+reg  [31:0] npc = 32'd0;        // the next pc, from EXEC (if not take_r)
+reg  [31:0] pc_imm_r = 32'd0;   // pc + imm, from EXEC
+reg         take_r = 1'b0;      // a taken branch or JAL: pc_imm_r next
 reg  [31:0] pc4 = 32'd0;        // pc + 4, from DECODE
 reg  [31:0] ir = 32'd0;
 reg         if_held = 1'b0;     // the fetch request is out, not yet taken
@@ -196,6 +202,8 @@ wire [31:0] d_imm = d_store ? imm_s :
                     (d_lui | d_auipc) ? imm_u :
                     d_jal ? imm_j : imm_i;
 
+wire d_sub = d_op && d_f3 == 3'b000 && ir[30];
+
 wire [31:0] rf_a = rf[d_rs1];
 wire [31:0] rf_b = rf[d_rs2];
 
@@ -204,8 +212,10 @@ reg  [31:0] rs1v = 32'd0, rs2v = 32'd0;     // the source registers
 reg  [31:0] opa = 32'd0, opb = 32'd0;       // the ALU's operands
 reg  [31:0] imm = 32'd0;
 reg  [2:0]  f3 = 3'd0;
-reg  [2:0]  alu_fn = 3'd0;                  // funct3 of OP/OP-IMM, else ADD
 reg         alu_sub = 1'b0, alu_sra = 1'b0;
+reg         br_eq = 1'b0;                   // rs1 == rs2
+reg         bt_eq = 1'b0, bt_lt = 1'b0, bt_ltu = 1'b0, bt_inv = 1'b0;   // BEQ/BNE, BLT/BGE, BLTU/BGEU, the negated ones
+reg  [7:0]  alu_sel = 8'd1;                 // funct3 of OP/OP-IMM one-hot, else ADD
 reg  [4:0]  rd = 5'd0;
 reg  [4:0]  zimm = 5'd0;                    // the rs1 field (CSR uimm)
 reg         e_wr = 1'b0;
@@ -216,29 +226,28 @@ reg         e_mret = 1'b0, e_wfi = 1'b0, e_illegal = 1'b0;
 reg  [2:0]  wb_sel = 3'd0;
 
 // ---- EXEC: the ALU ----
-wire [31:0] a_add = opa + opb;
-wire [31:0] a_sub = opa - opb;
+// ADD and SUB in one adder: for SUB, DECODE stored ~rs2 in opb, and
+// {opa, 1} + {~rs2, 1} is 2 (opa - rs2) + 1
+wire [32:0] a_sum = {opa, 1'b1} + {opb, alu_sub};
 wire        a_lt  = $signed(opa) < $signed(opb);
 wire        a_ltu = opa < opb;
-wire        a_eq  = opa == opb;
 wire [4:0]  a_sh  = opb[4:0];
 wire        a_fill = (MUTANT == 1) ? 1'b0 : (alu_sra & opa[31]);
 wire [32:0] a_sr33 = $signed({a_fill, opa}) >>> a_sh;
 wire [31:0] a_sll = opa << a_sh;
-reg  [31:0] alu_out;
-always @* begin
-    case (alu_fn)
-    3'd0: alu_out = alu_sub ? a_sub : a_add;
-    3'd1: alu_out = a_sll;
-    3'd2: alu_out = {31'd0, a_lt};
-    3'd3: alu_out = {31'd0, a_ltu};
-    3'd4: alu_out = opa ^ opb;
-    3'd5: alu_out = a_sr33[31:0];
-    3'd6: alu_out = opa | opb;
-    default: alu_out = opa & opb;
-    endcase
-end
-wire b_taken = (f3[2] ? (f3[1] ? a_ltu : a_lt) : a_eq) ^ f3[0];
+// the result: an AND-OR of the one-hot function select
+wire [31:0] alu_out = ({32{alu_sel[0]}} & a_sum[32:1]) |
+                      ({32{alu_sel[1]}} & a_sll) |
+                      ({32{alu_sel[2]}} & {31'd0, a_lt}) |
+                      ({32{alu_sel[3]}} & {31'd0, a_ltu}) |
+                      ({32{alu_sel[4]}} & (opa ^ opb)) |
+                      ({32{alu_sel[5]}} & a_sr33[31:0]) |
+                      ({32{alu_sel[6]}} & (opa | opb)) |
+                      ({32{alu_sel[7]}} & (opa & opb));
+// a branch taken: the condition chosen by flags from DECODE (equality
+// compared there), so that little logic follows the comparators
+wire b_taken = (bt_eq & (br_eq ^ bt_inv)) | (bt_lt & (a_lt ^ bt_inv)) |
+               (bt_ltu & (a_ltu ^ bt_inv));
 wire [31:0] pc_imm = pc + imm;
 wire [31:0] rs1_imm = rs1v + imm;
 
@@ -341,7 +350,7 @@ wire        dv_ge = !dv_diff[33];
 wire [31:0] dv_qneg = 32'd0 - dv_q;
 wire [31:0] dv_rneg = 32'd0 - dv_r;
 // (the difference is below 2^33; the shifter's bit 32 is its fill)
-wire unused_bits = ^{dv_diff[32], a_sr33[32]};
+wire unused_bits = ^{dv_diff[32], a_sr33[32], a_sum[0]};
 
 // ---- CSRs ----
 wire [11:0] x_csr = imm[11:0];
@@ -400,6 +409,8 @@ assign m_dbus_req_wdata = ls_wdata;
 
 assign sleeping = state == S_WFI;
 
+wire [31:0] next_pc = take_r ? pc_imm_r : npc;
+
 // the result written back
 reg [31:0] wb_data;
 always @* begin
@@ -443,11 +454,17 @@ always @(posedge clk) begin
         rs1v <= rf_a;
         rs2v <= rf_b;
         opa <= d_lui ? 32'd0 : (d_auipc | d_jal | d_jalr) ? pc : rf_a;
-        opb <= (d_op | d_branch) ? rf_b : (d_jal | d_jalr) ? 32'd4 : d_imm;
+        opb <= (d_op | d_branch) ? (d_sub ? ~rf_b : rf_b) : (d_jal | d_jalr) ? 32'd4 : d_imm;
         imm <= d_imm;
         f3 <= d_f3;
-        alu_fn <= (d_op | d_opimm) ? d_f3 : 3'd0;
-        alu_sub <= d_op && d_f3 == 3'b000 && ir[30];
+        alu_sub <= d_sub;
+        // (an XOR and a reduction: yosys would make rf_a == rf_b an adder)
+        br_eq <= ~|(rf_a ^ rf_b);
+        bt_eq <= d_branch && !d_f3[2];
+        bt_lt <= d_branch && d_f3[2:1] == 2'b10;
+        bt_ltu <= d_branch && d_f3[2:1] == 2'b11;
+        bt_inv <= d_f3[0];
+        alu_sel <= (d_op | d_opimm) ? (8'd1 << d_f3) : 8'd1;
         alu_sra <= ir[30];
         rd <= d_rd;
         zimm <= d_rs1;
@@ -471,8 +488,11 @@ always @(posedge clk) begin
     end
     S_EXEC: begin
         alu_r <= alu_out;
-        npc <= (e_jal | (e_branch & b_taken)) ? pc_imm :
-               e_jalr ? {rs1_imm[31:1], 1'b0} : pc4;
+        // a taken branch or JAL goes to pc_imm (chosen in WB: the compare
+        // stays out of npc's path)
+        npc <= e_jalr ? {rs1_imm[31:1], 1'b0} : pc4;
+        pc_imm_r <= pc_imm;
+        take_r <= e_jal | b_taken;
         ls_addr <= rs1_imm;
         ls_strb <= x_strb;
         ls_wdata <= x_wdata;
@@ -580,13 +600,13 @@ always @(posedge clk) begin
     end
     S_WB: begin
         t_cause <= C_IMISALIGN;
-        t_val <= npc;
-        if ((e_jal | e_jalr | e_branch) && npc[1]) begin
+        t_val <= next_pc;
+        if ((e_jal | e_jalr | e_branch) && next_pc[1]) begin
             state <= S_TRAP;
         end else begin
             if (e_wr)
                 rf[rd] <= wb_data;
-            pc <= npc;
+            pc <= next_pc;
             retire <= 1'b1;
             if (!csr_cnt)
                 minstret <= minstret + 64'd1;

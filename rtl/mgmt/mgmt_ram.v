@@ -37,6 +37,9 @@ module mgmt_ram #
     output reg  [31:0]       b_rdata = 32'd0
 );
 
+// block RAM on the FPGA (yosys 0.23 otherwise picks LUTRAM for a 16 KiB
+// memory with one port used, and fails to map it)
+(* ram_style = "block" *)
 reg [31:0] mem [0:(1 << ADDR_W)-1];
 
 integer i;

@@ -9,7 +9,8 @@
  *
  * mtime counts up by one every PRESCALE clocks and is writable; mtimecmp
  * is all ones after reset (no interrupt). irq (mip.MTIP) is high while
- * mtime >= mtimecmp, a clock after the comparison's inputs.
+ * mtime >= mtimecmp, two clocks after the comparison's inputs (the
+ * 64-bit compare is split into two 32-bit ones and registered).
  *
  * Bus: a strobe (en) with write enable, byte enables and a word address;
  * every access completes in its clock, read data the next clock.
@@ -45,6 +46,7 @@ localparam PS_W = PRESCALE > 1 ? $clog2(PRESCALE) : 1;
 reg [63:0]     mtime = 64'd0;
 reg [63:0]     mtimecmp = {64{1'b1}};
 reg [PS_W-1:0] ps = {PS_W{1'b0}};
+reg            c_hi_gt = 1'b0, c_hi_eq = 1'b0, c_lo_ge = 1'b0;
 
 wire tick = PRESCALE <= 1 || ps == PRESCALE - 1;
 
@@ -64,7 +66,11 @@ always @(posedge clk) begin
     ps <= tick ? {PS_W{1'b0}} : ps + 1'b1;
     if (tick)
         mtime <= mtime + 64'd1;
-    irq <= mtime >= mtimecmp;
+    // mtime >= mtimecmp in two clocks: the halves compared, then joined
+    c_hi_gt <= mtime[63:32] > mtimecmp[63:32];
+    c_hi_eq <= mtime[63:32] == mtimecmp[63:32];
+    c_lo_ge <= mtime[31:0] >= mtimecmp[31:0];
+    irq <= c_hi_gt | (c_hi_eq & c_lo_ge);
 
     if (en) begin
         case (addr)
@@ -88,6 +94,9 @@ always @(posedge clk) begin
         mtimecmp <= {64{1'b1}};
         ps <= {PS_W{1'b0}};
         irq <= 1'b0;
+        c_hi_gt <= 1'b0;
+        c_hi_eq <= 1'b0;
+        c_lo_ge <= 1'b0;
     end
 end
 

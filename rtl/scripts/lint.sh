@@ -6,8 +6,9 @@
 # LANES = 8 and 16, every leaf module (and width mode's 16-lane
 # inc_width_decompressor, which has no LANES) as its own top, and the NIC (rtl/nic)
 # top and blocks: the top, nic_tx and nic_rx for LANES = 8 and 16, the
-# blocks with a data width for DATA_W = 256 and 512. An engine whose file
-# does not exist yet is skipped.
+# blocks with a data width for DATA_W = 256 and 512, and the management
+# subsystem (rtl/mgmt: the core, its memory, timer and SoC top). An engine
+# whose file does not exist yet is skipped.
 #
 # usage: rtl/scripts/lint.sh [BUILD_DIR]      (default build/rtl-lint)
 #
@@ -31,6 +32,9 @@ NIC_LANES=(inc_nic nic_tx nic_rx)
 NIC_WIDTH=(nic_assembler nic_rd_stream nic_csum_acc nic_frame_fifo nic_fifo)
 NIC=(nic_csr nic_dma_arb nic_dma_rd nic_dma_wr nic_irq nic_irq_port nic_hdr_parse nic_hdr_parse_reg nic_l4_parse nic_rd_count nic_csa_tree nic_hsum
 	nic_fold nic_ip_patch nic_ip4_csum nic_ram)
+# the management subsystem (rtl/mgmt)
+MGMT_DIR=${INC_MGMT_DIR:-rtl/mgmt}
+MGMT=(mgmt_cpu mgmt_ram mgmt_timer mgmt_soc)
 
 n=0
 failed=0
@@ -51,6 +55,7 @@ lint() {
 	n=$((n + 1))
 	local dir=$RTL
 	[ -f "$RTL/$top.v" ] || dir=$NIC_DIR
+	[ -f "$dir/$top.v" ] || [ ! -f "$MGMT_DIR/$top.v" ] || dir=$MGMT_DIR
 	if [ ! -f "$dir/$top.v" ]; then
 		if [[ " ${ENGINES[*]} " == *" $top "* ]]; then
 			echo "ok $n - $desc # SKIP $RTL/$top.v does not exist yet"
@@ -61,7 +66,7 @@ lint() {
 		return 0
 	fi
 	log=$B/$top${*:+-${*//[^A-Za-z0-9=]/_}}.log
-	if "$VERILATOR" --lint-only -Wall --Mdir "$B/obj" -y "$RTL" -y "$NIC_DIR" \
+	if "$VERILATOR" --lint-only -Wall --Mdir "$B/obj" -y "$RTL" -y "$NIC_DIR" -y "$MGMT_DIR" \
 		--top-module "$top" "$@" "$dir/$top.v" >"$log" 2>&1 &&
 	   ! grep -q '%Warning\|%Error' "$log"; then
 		echo "ok $n - $desc"
@@ -87,7 +92,7 @@ for top in "${NIC_WIDTH[@]}"; do
 		lint "$top" "-GDATA_W=$w"
 	done
 done
-for top in "${LEAVES[@]}" "${NIC[@]}"; do
+for top in "${LEAVES[@]}" "${NIC[@]}" "${MGMT[@]}"; do
 	lint "$top"
 done
 

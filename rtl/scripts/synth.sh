@@ -5,7 +5,7 @@
 #
 # usage: rtl/scripts/synth.sh TOP LANES MODE
 #
-#   TOP    a module in rtl/codec/ or rtl/nic/ (inc_compressor, inc_nic, ...)
+#   TOP    a module in rtl/codec/, rtl/nic/ or rtl/mgmt/ (inc_compressor, inc_nic, mgmt_soc, ...)
 #   LANES  8 or 16: the LANES parameter of TOP; ignored (use "-") when TOP
 #          has no LANES parameter
 #   MODE   elab    the quick form (what `make check` runs): elaborate,
@@ -22,7 +22,8 @@
 #                  DSP48E2 and CARRY8 (yosys 0.23 maps adders to CARRY4
 #                  even for xcup, so CARRY4 is counted too), MUXF7/8/9
 #
-# Reads every rtl/codec/*.v and rtl/nic/*.v (INC_RTL_DIR, INC_NIC_DIR
+# Reads every rtl/codec/*.v and rtl/nic/*.v, or for a top in rtl/mgmt its
+# files (INC_RTL_DIR, INC_NIC_DIR, INC_MGMT_DIR
 # override the directories). Writes
 # the yosys script, log and statistics to build/rtl-synth/ (SYNTH_BUILD
 # overrides). Output: TAP (one test point), the `stat` cell list as
@@ -49,6 +50,7 @@ case $LANES in - | [0-9] | [0-9][0-9]) ;; *) usage ;; esac
 
 RTL=${INC_RTL_DIR:-rtl/codec}
 NIC_DIR=${INC_NIC_DIR:-rtl/nic}
+MGMT_DIR=${INC_MGMT_DIR:-rtl/mgmt}
 B=${SYNTH_BUILD:-build/rtl-synth}
 YOSYS=${YOSYS:-yosys}
 mkdir -p "$B"
@@ -61,7 +63,8 @@ fail() {
 
 top_file=$RTL/$TOP.v
 [ -f "$top_file" ] || top_file=$NIC_DIR/$TOP.v
-[ -f "$top_file" ] || fail "synth $TOP: not found in $RTL or $NIC_DIR"
+[ -f "$top_file" ] || top_file=$MGMT_DIR/$TOP.v
+[ -f "$top_file" ] || fail "synth $TOP: not found in $RTL, $NIC_DIR or $MGMT_DIR"
 command -v "$YOSYS" >/dev/null || fail "synth $TOP: $YOSYS not found"
 
 # LANES applies when TOP declares it
@@ -85,6 +88,8 @@ statf=$B/$tag.stat
 
 shopt -s nullglob
 srcs=("$RTL"/*.v "$NIC_DIR"/*.v)
+# the management subsystem (rtl/mgmt) stands alone: its files only
+[ "$top_file" != "$MGMT_DIR/$TOP.v" ] || srcs=("$MGMT_DIR"/*.v)
 shopt -u nullglob
 
 {

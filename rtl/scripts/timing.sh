@@ -6,7 +6,7 @@
 #
 # usage: rtl/scripts/timing.sh TOP LANES|- [BUDGET]
 #
-#   TOP     a module in rtl/codec/ or rtl/nic/
+#   TOP     a module in rtl/codec/, rtl/nic/ or rtl/mgmt/
 #   LANES   8 or 16, its LANES parameter ("-": it has none)
 #   BUDGET  the levels it is allowed (default: TIMING_TARGET, 8)
 #
@@ -62,6 +62,7 @@ case $METHOD in carry | lut | xilinx) ;; *) echo "$0: TIMING_METHOD must be carr
 
 RTL=${INC_RTL_DIR:-rtl/codec}
 NIC_DIR=${INC_NIC_DIR:-rtl/nic}
+MGMT_DIR=${INC_MGMT_DIR:-rtl/mgmt}
 B=${TIMING_BUILD:-build/rtl-timing}
 YOSYS=${YOSYS:-yosys}
 mkdir -p "$B"
@@ -74,7 +75,8 @@ fail() {
 
 top_file=$RTL/$TOP.v
 [ -f "$top_file" ] || top_file=$NIC_DIR/$TOP.v
-[ -f "$top_file" ] || fail "$TOP: not found in $RTL or $NIC_DIR"
+[ -f "$top_file" ] || top_file=$MGMT_DIR/$TOP.v
+[ -f "$top_file" ] || fail "$TOP: not found in $RTL, $NIC_DIR or $MGMT_DIR"
 command -v "$YOSYS" >/dev/null || fail "$TOP: $YOSYS not found"
 
 chparam=""
@@ -114,6 +116,8 @@ esac
 
 shopt -s nullglob
 srcs=("$RTL"/*.v "$NIC_DIR"/*.v)
+# the management subsystem (rtl/mgmt) stands alone: its files only
+[ "$top_file" != "$MGMT_DIR/$TOP.v" ] || srcs=("$MGMT_DIR"/*.v)
 shopt -u nullglob
 
 {
