@@ -43,7 +43,8 @@
  * bytes accessed, for reads too (a peripheral with read side effects may
  * use it); wdata holds store data replicated to every byte lane (a byte
  * store: the byte in all four lanes). rsp_err answers an access fault:
- * mcause 1 (instruction), 5 (load), 7 (store).
+ * mcause 1 (instruction), 5 (load), 7 (store). No request is made while
+ * rst is high.
  *
  * Interrupts: irq_timer (mip.MTIP, mcause 0x80000007) and irq_external
  * (mip.MEIP, mcause 0x8000000b), levels, registered once inside. The
@@ -222,7 +223,8 @@ reg         e_wr = 1'b0;
 reg         e_branch = 1'b0, e_jal = 1'b0, e_jalr = 1'b0, e_load = 1'b0, e_store = 1'b0;
 reg         e_mul = 1'b0, e_div = 1'b0, e_csr = 1'b0, e_ecall = 1'b0, e_ebreak = 1'b0;
 reg         e_mret = 1'b0, e_wfi = 1'b0, e_illegal = 1'b0;
-// the result's source in WB: 0 ALU, 1 load, 2 MUL, 3 DIV, 4 CSR
+// the result's source in WB: 0 ALU (adder, compares), 1 load, 2 MUL, 3 DIV,
+// 4 CSR, 5 ALU (shifts, logic)
 reg  [2:0]  wb_sel = 3'd0;
 
 // ---- EXEC: the ALU ----
@@ -235,15 +237,17 @@ wire [4:0]  a_sh  = opb[4:0];
 wire        a_fill = (MUTANT == 1) ? 1'b0 : (alu_sra & opa[31]);
 wire [32:0] a_sr33 = $signed({a_fill, opa}) >>> a_sh;
 wire [31:0] a_sll = opa << a_sh;
-// the result: an AND-OR of the one-hot function select
-wire [31:0] alu_out = ({32{alu_sel[0]}} & a_sum[32:1]) |
-                      ({32{alu_sel[1]}} & a_sll) |
-                      ({32{alu_sel[2]}} & {31'd0, a_lt}) |
-                      ({32{alu_sel[3]}} & {31'd0, a_ltu}) |
-                      ({32{alu_sel[4]}} & (opa ^ opb)) |
-                      ({32{alu_sel[5]}} & a_sr33[31:0]) |
-                      ({32{alu_sel[6]}} & (opa | opb)) |
-                      ({32{alu_sel[7]}} & (opa & opb));
+// two results, registered apart and chosen in WB (wb_sel): the adder's
+// and the comparators' (late, carry chains: little logic after them), and
+// the shifts' and logic's (an AND-OR of the one-hot function select)
+wire [31:0] alu_arith = alu_sel[2] ? {31'd0, a_lt} :
+                        alu_sel[3] ? {31'd0, a_ltu} : a_sum[32:1];
+wire [31:0] alu_logic = ({32{alu_sel[1]}} & a_sll) |
+                        ({32{alu_sel[4]}} & (opa ^ opb)) |
+                        ({32{alu_sel[5]}} & a_sr33[31:0]) |
+                        ({32{alu_sel[6]}} & (opa | opb)) |
+                        ({32{alu_sel[7]}} & (opa & opb));
+
 // a branch taken: the condition chosen by flags from DECODE (equality
 // compared there), so that little logic follows the comparators
 wire b_taken = (bt_eq & (br_eq ^ bt_inv)) | (bt_lt & (a_lt ^ bt_inv)) |
@@ -251,7 +255,8 @@ wire b_taken = (bt_eq & (br_eq ^ bt_inv)) | (bt_lt & (a_lt ^ bt_inv)) |
 wire [31:0] pc_imm = pc + imm;
 wire [31:0] rs1_imm = rs1v + imm;
 
-reg  [31:0] alu_r = 32'd0;
+reg  [31:0] alu_r = 32'd0;      // ADD, SUB, SLT(U) (and LUI, AUIPC, links)
+reg  [31:0] logic_r = 32'd0;    // shifts, XOR, OR, AND
 
 // ---- loads and stores ----
 reg  [31:0] ls_addr = 32'd0;
@@ -350,7 +355,7 @@ wire        dv_ge = !dv_diff[33];
 wire [31:0] dv_qneg = 32'd0 - dv_q;
 wire [31:0] dv_rneg = 32'd0 - dv_r;
 // (the difference is below 2^33; the shifter's bit 32 is its fill)
-wire unused_bits = ^{dv_diff[32], a_sr33[32], a_sum[0]};
+wire unused_bits = ^{dv_diff[32], a_sr33[32], a_sum[0], alu_sel[0]};
 
 // ---- CSRs ----
 wire [11:0] x_csr = imm[11:0];
@@ -398,10 +403,11 @@ wire irq_mask_t = (MUTANT == 5) ? 1'b0 : (mip_mtip & mie_mtie);
 wire irq_any = (mip_meip & mie_meie) | irq_mask_t;
 wire irq_take = mstatus_mie & irq_any & !if_held;
 
-assign m_ibus_req_valid = state == S_FETCH && (if_held || !irq_take);
+// (no request while in reset)
+assign m_ibus_req_valid = !rst && state == S_FETCH && (if_held || !irq_take);
 assign m_ibus_req_addr = pc;
 
-assign m_dbus_req_valid = state == S_MEM && !ls_mis;
+assign m_dbus_req_valid = !rst && state == S_MEM && !ls_mis;
 assign m_dbus_req_addr = {ls_addr[31:2], 2'b00};
 assign m_dbus_req_we = e_store;
 assign m_dbus_req_wstrb = ls_strb;
@@ -419,6 +425,7 @@ always @* begin
     3'd2: wb_data = mul_r;
     3'd3: wb_data = div_r;
     3'd4: wb_data = csr_r;
+    3'd5: wb_data = logic_r;
     default: wb_data = alu_r;
     endcase
 end
@@ -431,7 +438,7 @@ always @(posedge clk) begin
 
     case (state)
     S_FETCH: begin
-        if (m_ibus_req_valid) begin
+        if (if_held || !irq_take) begin
             if_held <= !m_ibus_req_ready;
             if (m_ibus_req_ready)
                 state <= S_IWAIT;
@@ -482,12 +489,14 @@ always @(posedge clk) begin
         e_mret <= d_mret;
         e_wfi <= d_wfi;
         e_illegal <= !d_legal;
-        wb_sel <= d_load ? 3'd1 : (d_md & !d_f3[2]) ? 3'd2 : d_md ? 3'd3 : d_csr ? 3'd4 : 3'd0;
+        wb_sel <= d_load ? 3'd1 : (d_md & !d_f3[2]) ? 3'd2 : d_md ? 3'd3 : d_csr ? 3'd4 :
+                  ((d_op | d_opimm) && d_f3 != 3'b000 && d_f3[2:1] != 2'b01) ? 3'd5 : 3'd0;
         pc4 <= pc + 32'd4;
         state <= S_EXEC;
     end
     S_EXEC: begin
-        alu_r <= alu_out;
+        alu_r <= alu_arith;
+        logic_r <= alu_logic;
         // a taken branch or JAL goes to pc_imm (chosen in WB: the compare
         // stays out of npc's path)
         npc <= e_jalr ? {rs1_imm[31:1], 1'b0} : pc4;
