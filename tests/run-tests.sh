@@ -173,7 +173,9 @@ done
 # runs every row)
 while read -r top lanes budget method ci; do
 	[ "$ci" = ci ] || continue
-	bg_suite "rtl/timing-$top-$lanes" env TIMING_BUILD="$BUILD/rtl-timing" \
+	suffix=-$lanes
+	[ "$lanes" != - ] || suffix=
+	bg_suite "rtl/timing-$top$suffix" env TIMING_BUILD="$BUILD/rtl-timing" \
 		TIMING_METHOD="$method" rtl/scripts/timing.sh "$top" "$lanes" "$budget"
 done < <(grep -v '^#' rtl/timing-budget)
 bg_start
