@@ -43,6 +43,7 @@
 #define INC_FEAT_LINK_SPEED	(1u << 10)	/* LINK_SPEED is valid (v1.1) */
 #define INC_FEAT_QFLUSH		(1u << 11)	/* QFLUSH is valid (v1.2) */
 #define INC_FEAT_MODE_WIDTH	(1u << 12)	/* mode 3 (width), v1.3, 16 lanes */
+#define INC_FEAT_MGMT		(1u << 13)	/* 0x0500 management block, v1.4 */
 
 #define INC_CONFIG_LANES(c)	((c) & 0xff)
 #define INC_CONFIG_QUEUES(c)	(((c) >> 8) & 0xff)
@@ -90,6 +91,70 @@
 #define INC_IRQ_TX		0	/* vectors, and bits of STATUS/ENABLE */
 #define INC_IRQ_RX		1
 #define INC_COAL(frames, usecs)	(((usecs) & 0xffff) << 16 | ((frames) & 0xffff))
+
+/* ---- 0x0500 management core and firmware (v1.4, docs/firmware.md) ---- */
+/* The core reaches these (and the rest of the map) at 0x4000_0000 + offset. */
+#define INC_IRQ_MGMT		2	/* vector: mailbox completion, events */
+#define INC_MGMT_CTRL		0x500	/* host RW, fw RO */
+#define INC_MGMT_LOAD_ADDR	0x504	/* host RW: next loader address */
+#define INC_MGMT_LOAD_DATA	0x508	/* host WO: a word at LOAD_ADDR, +4 */
+#define INC_FW_STATUS		0x510	/* host RO, fw RW */
+#define INC_FW_VERSION		0x514	/* host RO, fw RW */
+#define INC_FW_HEARTBEAT	0x518	/* host RO, fw RW: +1 a millisecond */
+#define INC_FW_SELFTEST		0x51c	/* host RO, fw RW */
+#define INC_MBOX_DOORBELL	0x520	/* host WO: 1 posts MBOX_CMD */
+#define INC_MBOX_STATUS		0x524	/* host RO (BUSY), fw W (ACK, DONE) */
+#define INC_MGMT_EVENT		0x528	/* host RO W1C, fw W1S */
+#define INC_STATS_SNAP		0x52c	/* fw W: snapshot (and clear) */
+#define INC_MBOX_CMD		0x600	/* 16 words, host RW, fw RO */
+#define INC_MBOX_CMD_WORDS	16
+#define INC_MBOX_RSP		0x700	/* 64 words, host RO, fw RW */
+#define INC_MBOX_RSP_WORDS	64
+#define INC_STATS_SNAP_BANK	0x1800	/* RO: counter n at + 8n, as 0x1000 */
+
+#define INC_MGMT_CTRL_HALT	(1u << 0)
+#define INC_FW_STATUS_READY	(1u << 0)
+#define INC_FW_STATUS_ST_DONE	(1u << 1)
+#define INC_FW_STATUS_ST_PASS	(1u << 2)
+#define INC_FW_STATUS_BOOT_ERROR	(1u << 3)
+#define INC_FW_STATUS_ERR_SHIFT	16	/* [31:16]: boot error code */
+#define INC_FW_ERR_TRAP		0x100	/* + mcause: the firmware took an exception */
+#define INC_FW_CRASH_RSP	61	/* MBOX_RSP words 61..63: mcause, mepc, mtval */
+#define INC_FW_SELFTEST_RUN_SHIFT	8	/* bits 8..13: the sets run */
+#define INC_FW_ST_SETS		6	/* paper, sparse, width x comp, decomp */
+#define INC_MBOX_STATUS_BUSY	(1u << 0)	/* host reads */
+#define INC_MBOX_STATUS_ACK	(1u << 0)	/* fw writes: drop MEIP */
+#define INC_MBOX_STATUS_DONE	(1u << 1)	/* fw writes: complete */
+#define INC_MGMT_EVENT_LINK	(1u << 0)
+#define INC_MGMT_EVENT_SELFTEST	(1u << 1)
+#define INC_MGMT_EVENT_FAULT	(1u << 2)
+#define INC_STATS_SNAP_TAKE	(1u << 0)	/* every counter to the bank, one clock */
+#define INC_STATS_SNAP_CLEAR	(1u << 1)	/* and restart them in that clock */
+
+/* admin commands: MBOX_CMD word 0 [15:0]; [31:16] the sequence number */
+#define INC_MBOX_OP_GET_VERSION		0x0001
+#define INC_MBOX_OP_GET_SELFTEST	0x0002
+#define INC_MBOX_OP_RUN_SELFTEST	0x0003
+#define INC_MBOX_OP_SET_MAC		0x0004
+#define INC_MBOX_OP_STATS_SNAPSHOT	0x0005
+#define INC_MBOX_OP_GET_LINK		0x0006
+/* MBOX_RSP word 0 [15:0]: status (errno values) */
+#define INC_MBOX_ST_OK		0
+#define INC_MBOX_ST_EIO		5
+#define INC_MBOX_ST_EBUSY	16
+#define INC_MBOX_ST_EINVAL	22
+#define INC_MBOX_ST_EOPNOTSUPP	95
+/* GET_VERSION word 3: capabilities */
+#define INC_FW_CAP_SELFTEST	(1u << 0)
+#define INC_FW_CAP_STATS	(1u << 1)
+#define INC_FW_CAP_SET_MAC	(1u << 2)
+#define INC_FW_CAP_LINK_EVENTS	(1u << 3)
+
+/* firmware image (inceptionn-fw.bin): a 32-byte header, then the payload */
+#define INC_FWIMG_MAGIC		0x57464e49	/* "INFW" little-endian */
+#define INC_FWIMG_HDR_VERSION	1
+#define INC_FWIMG_HDR_BYTES	32
+#define INC_FWIMG_IMEM_BYTES	16384	/* the payload's limit (mgmt_soc IMEM) */
 
 /* ---- 0x1000 statistics: counter n at 0x1000 + 8n (low), +4 (high) ---- */
 #define INC_STATS		0x1000
