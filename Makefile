@@ -271,6 +271,10 @@ lint: deps
 mgmt-isa: deps
 	$(Q)tests/rtl/mgmt/run-isa.sh $(BUILD)/mgmt-isa
 
+# make firmware, firmware-sim, firmware-test: the management firmware
+# (firmware/firmware.mk, docs/firmware.md)
+include firmware/firmware.mk
+
 # make formal: the formal handshake checks (rtl/scripts/formal.sh, TAP;
 # docs/rtl.md "Formal checks"): both engines at 8 and 16 lanes, bounded
 # deeper than make check (FORMAL_DEPTH=N sets every depth), the 8-lane packer,
