@@ -21,7 +21,7 @@ FW_BUILD_ID	:= 0x$(shell git rev-parse --short=8 HEAD 2>/dev/null || echo 0)
 FW_TFLAGS	:= --target=riscv32 -march=rv32im -mabi=ilp32 -mno-relax
 FW_CFLAGS	:= $(FW_TFLAGS) -std=c11 -Os -ffreestanding -nostdlib \
 	-fno-asynchronous-unwind-tables -Wall -Wextra -Werror -Wshadow \
-	-Wstrict-prototypes -Ifirmware/src -Iinclude -DFW_BUILD_ID=$(FW_BUILD_ID) -MMD -MP
+	-Wstrict-prototypes -Ifirmware/src -Iinclude -I$(FW_B) -MMD -MP
 FW_HCFLAGS	= $(CSTD) $(WARN) -O2 -g -Ifirmware/src -Iinclude -Iuserspace/codec -MMD -MP
 FW_SRC		:= crt0.S main.c mmio.c cmd.c selftest.c selftest_hw.c crc32.c lib.c
 FW_OBJS		:= $(addprefix $(FW_B)/obj/,$(addsuffix .o,$(basename $(FW_SRC)))) \
@@ -32,6 +32,15 @@ FW_IMAGE	:= $(FW_B)/inceptionn-fw.bin
 .PHONY: firmware firmware-sim firmware-test
 firmware: $(FW_IMAGE)
 all: $(FW_IMAGE) $(BUILD)/tests/test_fw_host
+
+# the build id (GET_VERSION word 2): the commit's first 8 hex digits,
+# rewritten only when it changes
+.PHONY: fw-build-id-force
+$(FW_B)/fw_build_id.h: fw-build-id-force
+	@mkdir -p $(dir $@)
+	$(Q)echo '#define FW_BUILD_ID $(FW_BUILD_ID)' >$@.tmp && \
+		if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
+$(FW_B)/obj/main.o: $(FW_B)/fw_build_id.h
 
 $(FW_B)/obj/%.o: firmware/src/%.c
 	@mkdir -p $(dir $@)

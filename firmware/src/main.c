@@ -10,9 +10,7 @@
 #include "fw_version.h"
 #include "regs.h"
 
-#ifndef FW_BUILD_ID
-#define FW_BUILD_ID 0
-#endif
+#include "fw_build_id.h"	/* FW_BUILD_ID, made by firmware.mk */
 
 #define MCAUSE_IRQ		0x80000000u
 #define MCAUSE_TIMER		(MCAUSE_IRQ | 7)
