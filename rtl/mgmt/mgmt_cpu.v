@@ -16,8 +16,10 @@
  *           alignment, CSR read; traps of illegal instructions, ECALL,
  *           EBREAK; MRET
  *   MEM     data request (misaligned: trap instead); MWAIT the answer
- *   MUL     4 clocks of a carry-save multiplier (8 bits of rs2 a clock,
- *           64-bit sum and carry vectors), 1 clock for the final add
+ *   MUL     5 clocks of a carry-save multiplier on magnitudes (8 bits of
+ *           |rs2| a clock into 41-bit sum and carry vectors shifting right,
+ *           the low bytes leaving them added into the low word), 1 for the
+ *           high word, 1 for the sign
  *   DIV     32 clocks of restoring division on magnitudes, 1 to fix signs
  *   CSR     the CSR's new value written (or the illegal-access trap)
  *   WFI     waits until an interrupt is pending and enabled in mie
@@ -27,7 +29,7 @@
  *
  * Clocks per instruction with memories answering the clock after a
  * request: 5 (ALU, LUI, AUIPC, branch, jump, FENCE, MRET), 7 (load,
- * store), 10 (MUL family), 38 (DIV family), 6 (CSR); an instruction that
+ * store), 12 (MUL family), 38 (DIV family), 6 (CSR); an instruction that
  * traps (ECALL, EBREAK, illegal) 5 from its fetch to the handler's fetch,
  * an interrupt 2 (taken in FETCH). The ISA tests measure CPI 5.0 to 9.3
  * (docs/firmware.md).
@@ -285,57 +287,72 @@ always @* begin
     endcase
 end
 
-// ---- the multiplier: carry-save, 8 bits of the multiplier a clock ----
-// P = A * B mod 2^64 with A sign- or zero-extended to 64 bits and B's bits
-// taken as unsigned; a signed negative B adds -A * 2^32, as (~A << 32) in
-// the sum vector and 1 << 32 in the carry vector at the start.
-reg  [63:0] m_a = 64'd0;
-reg  [31:0] m_b = 32'd0;
-reg  [63:0] m_s = 64'd0, m_c = 64'd0;
+// ---- the multiplier: magnitudes, carry-save, 8 bits of |rs2| a clock ----
+// |rs1| (dv_q, fixed) times |rs2| (dv_d, shifted right 8 bits a clock):
+// each clock the 8 partial products of a byte of |rs2| are added to the
+// sum and carry vectors (S, C, 41 bits, the product's upper part, shifted
+// right 8 bits a clock) in five layers of 3:2 compressors, and the low
+// byte that leaves S and C is added (S[7:0] + C[7:0] + the previous
+// byte's carry) into the product's low word. Then the high word is
+// S + C + carry, and the sign applied: -P's high word is ~H + (L == 0).
+reg  [40:0] m_s = 41'd0, m_c = 41'd0;
+reg  [31:0] m_lo = 32'd0;       // the product's low word, filled from the top
+reg         m_cy = 1'b0;        // the last low byte's carry (weight: S's bit 0)
+reg  [31:0] m_hi = 32'd0;       // the product's high word
+reg         m_lz = 1'b0;        // m_lo == 0
+reg         m_neg = 1'b0;       // the product is negative
 reg  [2:0]  m_cnt = 3'd0;
 reg  [31:0] mul_r = 32'd0;
 
-wire x_mul_sa = (f3 == 3'b001 || f3 == 3'b010);      // MULH, MULHSU
-wire x_mul_sb = (f3 == 3'b001) && (MUTANT != 3);     // MULH
-wire x_mul_nb = x_mul_sb & rs2v[31];
-wire [63:0] x_m_a = {{32{(MUTANT == 3 ? 1'b0 : x_mul_sa) & rs1v[31]}}, rs1v};
+wire        x_mul_sa = (f3 == 3'b001 || f3 == 3'b010) && (MUTANT != 3);   // MULH, MULHSU
+wire        x_mul_sb = f3 == 3'b001 && (MUTANT != 3);                      // MULH
 
-wire [63:0] m_pp0 = m_b[0] ? m_a : 64'd0;
-wire [63:0] m_pp1 = m_b[1] ? {m_a[62:0], 1'b0} : 64'd0;
-wire [63:0] m_pp2 = m_b[2] ? {m_a[61:0], 2'b0} : 64'd0;
-wire [63:0] m_pp3 = m_b[3] ? {m_a[60:0], 3'b0} : 64'd0;
-wire [63:0] m_pp4 = m_b[4] ? {m_a[59:0], 4'b0} : 64'd0;
-wire [63:0] m_pp5 = m_b[5] ? {m_a[58:0], 5'b0} : 64'd0;
-wire [63:0] m_pp6 = m_b[6] ? {m_a[57:0], 6'b0} : 64'd0;
-wire [63:0] m_pp7 = m_b[7] ? {m_a[56:0], 7'b0} : 64'd0;
+wire [31:0] m_a = dv_q;
+wire [7:0]  m_d = dv_d[7:0];
+wire [40:0] m_pp0 = m_d[0] ? {9'd0, m_a} : 41'd0;
+wire [40:0] m_pp1 = m_d[1] ? {8'd0, m_a, 1'd0} : 41'd0;
+wire [40:0] m_pp2 = m_d[2] ? {7'd0, m_a, 2'd0} : 41'd0;
+wire [40:0] m_pp3 = m_d[3] ? {6'd0, m_a, 3'd0} : 41'd0;
+wire [40:0] m_pp4 = m_d[4] ? {5'd0, m_a, 4'd0} : 41'd0;
+wire [40:0] m_pp5 = m_d[5] ? {4'd0, m_a, 5'd0} : 41'd0;
+wire [40:0] m_pp6 = m_d[6] ? {3'd0, m_a, 6'd0} : 41'd0;
+wire [40:0] m_pp7 = m_d[7] ? {2'd0, m_a, 7'd0} : 41'd0;
+wire [40:0] m_sh = {8'd0, m_s[40:8]};
+wire [40:0] m_ch = {8'd0, m_c[40:8]};
 
-// the carry vector of a 3:2 compressor, shifted to its weight
-function [63:0] c1c_raw;
-    input [62:0] x, y, z;
+// the carry vector of a 3:2 compressor, shifted to its weight (the sum
+// stays below 2^41: nothing leaves the top)
+function [40:0] csa_c;
+    input [39:0] x, y, z;
     begin
-        c1c_raw = {(x & y) | (x & z) | (y & z), 1'b0};
+        csa_c = {(x & y) | (x & z) | (y & z), 1'b0};
     end
 endfunction
 
 // 3:2 compressors, five layers for ten terms
-wire [63:0] c1s = m_s ^ m_c ^ m_pp0;
-wire [63:0] c1c_w = c1c_raw(m_s[62:0], m_c[62:0], m_pp0[62:0]);
-wire [63:0] c2s = m_pp1 ^ m_pp2 ^ m_pp3;
-wire [63:0] c2c = c1c_raw(m_pp1[62:0], m_pp2[62:0], m_pp3[62:0]);
-wire [63:0] c3s = m_pp4 ^ m_pp5 ^ m_pp6;
-wire [63:0] c3c = c1c_raw(m_pp4[62:0], m_pp5[62:0], m_pp6[62:0]);
-wire [63:0] c4s = c1s ^ c1c_w ^ c2s;
-wire [63:0] c4c = c1c_raw(c1s[62:0], c1c_w[62:0], c2s[62:0]);
-wire [63:0] c5s = c2c ^ c3s ^ c3c;
-wire [63:0] c5c = c1c_raw(c2c[62:0], c3s[62:0], c3c[62:0]);
-wire [63:0] c6s = c4s ^ c4c ^ c5s;
-wire [63:0] c6c = c1c_raw(c4s[62:0], c4c[62:0], c5s[62:0]);
-wire [63:0] c7s = c6s ^ c6c ^ c5c;
-wire [63:0] c7c = c1c_raw(c6s[62:0], c6c[62:0], c5c[62:0]);
-wire [63:0] c8s = c7s ^ c7c ^ m_pp7;
-wire [63:0] c8c = c1c_raw(c7s[62:0], c7c[62:0], m_pp7[62:0]);
-wire [63:0] m_prod = m_s + m_c;
+wire [40:0] c1s = m_sh ^ m_ch ^ m_pp0;
+wire [40:0] c1c = csa_c(m_sh[39:0], m_ch[39:0], m_pp0[39:0]);
+wire [40:0] c2s = m_pp1 ^ m_pp2 ^ m_pp3;
+wire [40:0] c2c = csa_c(m_pp1[39:0], m_pp2[39:0], m_pp3[39:0]);
+wire [40:0] c3s = m_pp4 ^ m_pp5 ^ m_pp6;
+wire [40:0] c3c = csa_c(m_pp4[39:0], m_pp5[39:0], m_pp6[39:0]);
+wire [40:0] c4s = c1s ^ c1c ^ c2s;
+wire [40:0] c4c = csa_c(c1s[39:0], c1c[39:0], c2s[39:0]);
+wire [40:0] c5s = c2c ^ c3s ^ c3c;
+wire [40:0] c5c = csa_c(c2c[39:0], c3s[39:0], c3c[39:0]);
+wire [40:0] c6s = c4s ^ c4c ^ c5s;
+wire [40:0] c6c = csa_c(c4s[39:0], c4c[39:0], c5s[39:0]);
+wire [40:0] c7s = c6s ^ c6c ^ c5c;
+wire [40:0] c7c = csa_c(c6s[39:0], c6c[39:0], c5c[39:0]);
+wire [40:0] c8s = c7s ^ c7c ^ m_pp7;
+wire [40:0] c8c = csa_c(c7s[39:0], c7c[39:0], m_pp7[39:0]);
 
+// the low byte leaving S and C, with the previous one's carry
+wire [8:0]  m_byte = {1'b0, m_s[7:0]} + {1'b0, m_c[7:0]} + {8'd0, m_cy};
+// the high word: {S, cy} + {C, cy} is 2 (S + C + cy)
+wire [32:0] m_hsum = {m_s[31:0], m_cy} + {m_c[31:0], m_cy};
+wire [31:0] m_lo_neg = 32'd0 - m_lo;
+wire [31:0] m_hi_neg = ~m_hi + {31'd0, m_lz};
 
 // ---- the divider: restoring, one quotient bit a clock ----
 reg  [31:0] dv_q = 32'd0;       // dividend shifting out, quotient in
@@ -345,9 +362,10 @@ reg  [5:0]  dv_cnt = 6'd0;
 reg         dv_negq = 1'b0, dv_negr = 1'b0, dv_rem = 1'b0;
 reg  [31:0] div_r = 32'd0;
 
-wire x_dv_signed = !f3[0];
-wire x_dv_na = x_dv_signed & rs1v[31];
-wire x_dv_nb = x_dv_signed & rs2v[31];
+// the operands' signs: DIV, REM signed; MULH both, MULHSU rs1 (f3[2]: the
+// divisions); the magnitudes in dv_q, dv_d for both units
+wire x_dv_na = rs1v[31] & (f3[2] ? !f3[0] : x_mul_sa);
+wire x_dv_nb = rs2v[31] & (f3[2] ? !f3[0] : x_mul_sb);
 wire x_dv_zero = rs2v == 32'd0;
 wire [32:0] dv_sh = {dv_r, dv_q[31]};
 wire [33:0] dv_diff = {1'b0, dv_sh} - {2'b00, dv_d};
@@ -355,7 +373,7 @@ wire        dv_ge = !dv_diff[33];
 wire [31:0] dv_qneg = 32'd0 - dv_q;
 wire [31:0] dv_rneg = 32'd0 - dv_r;
 // (the difference is below 2^33; the shifter's bit 32 is its fill)
-wire unused_bits = ^{dv_diff[32], a_sr33[32], a_sum[0], alu_sel[0]};
+wire unused_bits = ^{dv_diff[32], a_sr33[32], a_sum[0], alu_sel[0], m_hsum[0]};
 
 // ---- CSRs ----
 wire [11:0] x_csr = imm[11:0];
@@ -511,10 +529,10 @@ always @(posedge clk) begin
         csr_we <= x_csr_wr;
         csr_cnt <= x_csr_wr && (x_csr == 12'hb02 || x_csr == 12'hb82);
         // the multiplier's start
-        m_a <= x_m_a;
-        m_b <= rs2v;
-        m_s <= x_mul_nb ? {~x_m_a[31:0], 32'd0} : 64'd0;
-        m_c <= x_mul_nb ? 64'h0000000100000000 : 64'd0;
+        m_s <= 41'd0;
+        m_c <= 41'd0;
+        m_cy <= 1'b0;
+        m_neg <= x_dv_na ^ x_dv_nb;
         m_cnt <= 3'd0;
         // the divider's start: magnitudes
         dv_q <= x_dv_na ? 32'd0 - rs1v : rs1v;
@@ -572,15 +590,23 @@ always @(posedge clk) begin
         end
     end
     S_MUL: begin
+        // 0-4: a byte of |rs2| in (4: none left), the low byte out (1-4);
+        // 5: the high word; 6: the sign, the word asked for
         m_cnt <= m_cnt + 3'd1;
-        if (m_cnt[2]) begin
-            mul_r <= f3 == 3'b000 ? m_prod[31:0] : m_prod[63:32];
-            state <= S_WB;
-        end else begin
+        if (m_cnt <= 3'd4) begin
             m_s <= c8s;
             m_c <= c8c;
-            m_a <= {m_a[55:0], 8'd0};
-            m_b <= {8'd0, m_b[31:8]};
+            dv_d <= {8'd0, dv_d[31:8]};
+            if (m_cnt != 3'd0) begin
+                m_lo <= {m_byte[7:0], m_lo[31:8]};
+                m_cy <= m_byte[8];
+            end
+        end else if (m_cnt == 3'd5) begin
+            m_hi <= m_hsum[32:1];
+            m_lz <= m_lo == 32'd0;
+        end else begin
+            mul_r <= f3 == 3'b000 ? (m_neg ? m_lo_neg : m_lo) : (m_neg ? m_hi_neg : m_hi);
+            state <= S_WB;
         end
     end
     S_DIV: begin
