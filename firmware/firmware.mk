@@ -100,3 +100,14 @@ firmware-sim: $(FW_IMAGE)
 	$(Q)BUILD=$(BUILD) tests/rtl/mgmt/run-fw-sim.sh
 
 -include $(FW_OBJS:.o=.d)
+
+# make install-firmware: the image where request_firmware() finds it,
+# $(DESTDIR)/lib/firmware/inceptionn/inceptionn-fw.bin (not part of make
+# install, which builds and installs the module against a kernel)
+FW_INSTALL_DIR ?= /lib/firmware/inceptionn
+.PHONY: install-firmware uninstall-firmware
+install-firmware: $(FW_IMAGE)
+	$(Q)install -D -m 0644 $(FW_IMAGE) $(DESTDIR)$(FW_INSTALL_DIR)/inceptionn-fw.bin
+	@echo "  INSTALL $(DESTDIR)$(FW_INSTALL_DIR)/inceptionn-fw.bin"
+uninstall-firmware:
+	$(Q)rm -f $(DESTDIR)$(FW_INSTALL_DIR)/inceptionn-fw.bin

@@ -213,6 +213,12 @@ suite inccl-asan/incbench   env BUILD="$BUILD" INCBENCH="$A/bin/incbench" tests/
 suite rtl/lint            rtl/scripts/lint.sh "$BUILD/rtl-lint"
 # the management core's ISA tests under Icarus and Verilator (rtl/mgmt)
 suite rtl/mgmt-isa        tests/rtl/mgmt/run-isa.sh "$BUILD/mgmt-isa"
+# the management firmware (firmware/): host unit tests of its handlers and
+# self-test logic, the image checker against corrupt files, the firmware on
+# mgmt_soc under Verilator with a model of the 0x0500 block
+suite firmware/host       "$BUILD/tests/test_fw_host"
+suite firmware/image      env BUILD="$BUILD" tests/firmware/test-fwimage.sh
+suite firmware/sim        env BUILD="$BUILD" tests/rtl/mgmt/run-fw-sim.sh "$BUILD/fw-sim"
 suite rtl/elab-selftest   tests/rtl/test-synth-elab.sh
 # the RTL's register map, made from the C header (rtl/scripts/gen-regs-vh.py)
 suite rtl/regs-vh         tests/rtl/test-regs-vh.sh
