@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 #
-# The management core's ISA tests (firmware/tests/isa/*.S) on mgmt_soc,
+# The management core's ISA tests (firmware/tests/isa/*.S, and cprog.c: C
+# as the firmware will be built) on mgmt_soc,
 # under Icarus and under Verilator, with the harness's negative checks.
 #
 # usage: tests/rtl/mgmt/run-isa.sh [BUILD_DIR]      (default build/mgmt-isa)
@@ -36,7 +37,7 @@ TB=tests/rtl/mgmt/tb_mgmt_soc.v
 TB_STALL=tests/rtl/mgmt/tb_mgmt_cpu_stall.v
 CLANG=${CLANG:-clang}
 LLD=${LLD:-ld.lld}
-PROGS=(alu shift compare branch jump upper loadstore mul div csr trap irq regbus)
+PROGS=(alu shift compare branch jump upper loadstore mul div csr trap irq regbus cprog)
 # MUTANT:program that must fail with it (mgmt_cpu.v's MUTANT list)
 MUTANTS=(1:shift 2:div 3:mul 4:trap 5:irq)
 VL_MUTANT=2:div
@@ -68,15 +69,23 @@ done
 log=$B/build-programs.log
 : >"$log"
 ok=0
+CFLAGS=(--target=riscv32 -march=rv32im -mabi=ilp32 -mno-relax -nostdlib -ffreestanding
+	-Wall -Wextra -Werror -I"$SRC")
 for p in "${PROGS[@]}" fail; do
 	{
-		"$CLANG" --target=riscv32 -march=rv32im -mabi=ilp32 -mno-relax -nostdlib \
-			-ffreestanding -Werror -I"$SRC" -c "$SRC/$p.S" -o "$B/$p.o" &&
-		"$LLD" -T "$SRC/link.ld" -o "$B/$p.elf" "$B/$p.o" &&
+		if [ -f "$SRC/$p.c" ]; then
+			# a C program: -O2, with crt0.S
+			"$CLANG" "${CFLAGS[@]}" -O2 -c "$SRC/$p.c" -o "$B/$p.o" &&
+			"$CLANG" "${CFLAGS[@]}" -c "$SRC/crt0.S" -o "$B/crt0.o" &&
+			"$LLD" -T "$SRC/link.ld" -o "$B/$p.elf" "$B/crt0.o" "$B/$p.o"
+		else
+			"$CLANG" "${CFLAGS[@]}" -c "$SRC/$p.S" -o "$B/$p.o" &&
+			"$LLD" -T "$SRC/link.ld" -o "$B/$p.elf" "$B/$p.o"
+		fi &&
 		python3 "$SRC/elf2hex.py" "$B/$p.elf" "$B/$p" >"$B/$p.words"
 	} >>"$log" 2>&1 || { ok=1; echo "($p failed)" >>"$log"; }
 done
-point $ok "${#PROGS[@]} ISA programs and fail.S build ($CLANG --target=riscv32 -march=rv32im, $LLD)"
+point $ok "${#PROGS[@]} ISA programs (one in C) and fail.S build ($CLANG --target=riscv32 -march=rv32im, $LLD)"
 [ $ok -eq 0 ] || { diag "$log"; finish; }
 
 # ---- the simulators ----------------------------------------------------------
@@ -124,6 +133,8 @@ run() {
 		"$bin" "${args[@]}" 2>&1 | grep -m1 '^RESULT' || echo "RESULT status=crashed"
 	fi
 }
+# a program's source file name
+sname() { if [ -f "$SRC/$1.c" ]; then echo "$1.c"; else echo "$1.S"; fi; }
 field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<<" $2"; }
 
 declare -A CPI
@@ -138,9 +149,9 @@ for sim in $SIMS; do
 			cpi=$(awk -v c="$cyc" -v i="$ins" 'BEGIN { printf "%.2f", c / i }')
 			[ "$p" != csr ] || cpi="-"	# csr.S writes mcycle and minstret
 			CPI[$p]="$cyc $ins $cpi"
-			point 0 "$sim $p.S: pass ($cyc cycles, $ins instructions, CPI $cpi)"
+			point 0 "$sim $(sname "$p"): pass ($cyc cycles, $ins instructions, CPI $cpi)"
 		else
-			point 1 "$sim $p.S: $st, check $(field test "$r") (tohost $(field tohost "$r"))"
+			point 1 "$sim $(sname "$p"): $st, check $(field test "$r") (tohost $(field tohost "$r"))"
 			echo "# $r"
 		fi
 	done
@@ -162,7 +173,7 @@ for sim in $SIMS; do
 				# csr.S writes minstret: there the pulses and the counter differ
 				[ "$p" = csr ] || [ "$(field retired "$r")" = "$(field instret "$r")" ] || ok=1
 			fi
-			point $ok "$sim stalled ports $p.S: $st (check $(field test "$r"), $(field clocks "$r") clocks, $(field retired "$r") retired, minstret $(field instret "$r"))"
+			point $ok "$sim stalled ports $(sname "$p"): $st (check $(field test "$r"), $(field clocks "$r") clocks, $(field retired "$r") retired, minstret $(field instret "$r"))"
 			[ $ok -eq 0 ] || echo "# $r"
 		done
 	fi

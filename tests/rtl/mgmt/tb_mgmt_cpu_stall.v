@@ -114,7 +114,7 @@ reg         proto_bad = 1'b0;
 initial begin
     for (j = 0; j < 4096; j = j + 1) begin
         imem[j] = 32'd0;
-        dmem[j] = 32'd0;
+        dmem[j] = 32'ha5a5a5a5;     // not zero: C programs zero their .bss
     end
     for (j = 0; j < 16; j = j + 1)
         scratch[j] = 32'd0;

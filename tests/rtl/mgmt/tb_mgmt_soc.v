@@ -8,6 +8,8 @@
  * below 0x100 read 0 and ignore writes, 0x100 and up answer an error),
  * taking requests and answering them after pseudo-random delays.
  *
+ * DMEM is filled with 0xa5a5a5a5 before the image is loaded.
+ *
  * Plusargs: +imem=FILE +imem_words=N +dmem=FILE +dmem_words=N (the images
  * of firmware/tests/isa/elf2hex.py), +timeout=CLOCKS (default 200000).
  * Prints one line,
@@ -147,6 +149,14 @@ initial begin
     repeat (4) @(negedge clk);
     rst = 1'b0;
     @(negedge clk);
+    // DMEM filled with a pattern first: a program must not count on zeros
+    // (C programs zero their .bss)
+    for (k = 0; k < 4096; k = k + 1) begin
+        load_valid = 1'b1;
+        load_addr = 32'h10000000 + 4 * k;
+        load_data = 32'ha5a5a5a5;
+        @(negedge clk);
+    end
     for (k = 0; k < n_i + n_d; k = k + 1) begin
         load_valid = 1'b1;
         load_addr = k < n_i ? 4 * k : 32'h10000000 + 4 * (k - n_i);
