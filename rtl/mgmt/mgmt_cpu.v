@@ -7,8 +7,9 @@
  *
  * Microarchitecture: one instruction at a time, a state machine
  *
- *   FETCH   instruction request (pc) on the instruction port; an enabled
- *           pending interrupt is taken here instead (before the fetch)
+ *   FETCH   instruction request (pc) on the instruction port, after reset,
+ *           a trap, or when WB did not make it; an enabled pending
+ *           interrupt is taken here instead (before the fetch)
  *   IWAIT   the instruction word arrives: ir
  *   DECODE  register file read, immediate, operand selection, decode
  *           flags (all registered)
@@ -23,15 +24,17 @@
  *   DIV     32 clocks of restoring division on magnitudes, 1 to fix signs
  *   CSR     the CSR's new value written (or the illegal-access trap)
  *   WFI     waits until an interrupt is pending and enabled in mie
- *   WB      register file write, pc update, minstret; a taken jump or
- *           branch to an address that is not 4-byte aligned traps here
+ *   WB      register file write, pc update, minstret, and the next
+ *           instruction's fetch request (unless an interrupt is to be
+ *           taken: then FETCH); a taken jump or branch to an address that
+ *           is not 4-byte aligned traps here
  *   TRAP    mepc, mcause, mtval, mstatus.MPIE/MIE, pc = mtvec
  *
  * Clocks per instruction with memories answering the clock after a
- * request: 5 (ALU, LUI, AUIPC, branch, jump, FENCE, MRET), 7 (load,
- * store), 12 (MUL family), 38 (DIV family), 6 (CSR); an instruction that
+ * request: 4 (ALU, LUI, AUIPC, branch, jump, FENCE, MRET), 6 (load,
+ * store), 11 (MUL family), 37 (DIV family), 5 (CSR); an instruction that
  * traps (ECALL, EBREAK, illegal) 5 from its fetch to the handler's fetch,
- * an interrupt 2 (taken in FETCH). The ISA tests measure CPI 5.0 to 9.3
+ * an interrupt 2 (taken in FETCH). The ISA tests measure CPI 4.0 to 8.3
  * (docs/firmware.md).
  * Every register-to-register path is at most 8 LUT6 levels by
  * rtl/scripts/timing.sh (method carry; rtl/timing-budget).
@@ -420,10 +423,15 @@ wire        csr_w = state == S_CSR && csr_legal && csr_we;
 wire irq_mask_t = (MUTANT == 5) ? 1'b0 : (mip_mtip & mie_mtie);
 wire irq_any = (mip_meip & mie_meie) | irq_mask_t;
 wire irq_take = mstatus_mie & irq_any & !if_held;
+wire [31:0] next_pc = take_r ? pc_imm_r : npc;
 
 // (no request while in reset)
-assign m_ibus_req_valid = !rst && state == S_FETCH && (if_held || !irq_take);
-assign m_ibus_req_addr = pc;
+// WB fetches the next instruction itself (at next_pc) unless it traps or
+// an interrupt is to be taken (then FETCH does)
+wire wb_trap = (e_jal | e_jalr | e_branch) && next_pc[1];
+wire wb_fetch = state == S_WB && !wb_trap && !irq_take;
+assign m_ibus_req_valid = !rst && ((state == S_FETCH && (if_held || !irq_take)) || wb_fetch);
+assign m_ibus_req_addr = state == S_WB ? next_pc : pc;
 
 assign m_dbus_req_valid = !rst && state == S_MEM && !ls_mis;
 assign m_dbus_req_addr = {ls_addr[31:2], 2'b00};
@@ -432,8 +440,6 @@ assign m_dbus_req_wstrb = ls_strb;
 assign m_dbus_req_wdata = ls_wdata;
 
 assign sleeping = state == S_WFI;
-
-wire [31:0] next_pc = take_r ? pc_imm_r : npc;
 
 // the result written back
 reg [31:0] wb_data;
@@ -636,7 +642,7 @@ always @(posedge clk) begin
     S_WB: begin
         t_cause <= C_IMISALIGN;
         t_val <= next_pc;
-        if ((e_jal | e_jalr | e_branch) && next_pc[1]) begin
+        if (wb_trap) begin
             state <= S_TRAP;
         end else begin
             if (e_wr)
@@ -645,7 +651,12 @@ always @(posedge clk) begin
             retire <= 1'b1;
             if (!csr_cnt)
                 minstret <= minstret + 64'd1;
-            state <= S_FETCH;
+            // the next fetch: taken now (IWAIT), or held into FETCH
+            if (wb_fetch && m_ibus_req_ready)
+                state <= S_IWAIT;
+            else
+                state <= S_FETCH;
+            if_held <= wb_fetch && !m_ibus_req_ready;
         end
     end
     S_TRAP: begin

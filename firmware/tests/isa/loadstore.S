@@ -58,4 +58,6 @@ RVTEST_BEGIN
 	li TESTNUM, 38; li a2, 0x77; sb a2, 2(a1); lw a0, 0(a1); li t6, 0x0b77c0de; bne a0, t6, fail
 	/* the stack */
 	li TESTNUM, 39; addi sp, sp, -16; li a2, 0x600df00d; sw a2, 12(sp); lw a0, 12(sp); addi sp, sp, 16; bne a0, a2, fail
+	/* a load into x0: done, not written */
+	li TESTNUM, 40; la a1, dm; lw zero, 0(a1); lbu zero, 3(a1); bnez zero, fail
 RVTEST_END

@@ -60,6 +60,8 @@ RVTEST_BEGIN
 	li s6, REGBUS + 0x100
 	EXPECT_TRAP(43, 5, lw a0, 0(s6))		/* the register bus answers an error */
 	EXPECT_TRAP(44, 7, sw a0, 0(s6))
+	EXPECT_TRAP(52, 5, lw zero, 8(s5))		/* rd = x0 still faults */
+	EXPECT_TRAP(53, 4, lw zero, 2(s3))		/* and still must be aligned */
 	/* an instruction fetch outside IMEM: mepc and mtval the address */
 	li TESTNUM, 45; la t0, 4f; csrw mtvec, t0; li s7, 0x60000000; jalr ra, 0(s7); j fail
 	.balign 4
