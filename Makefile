@@ -154,16 +154,20 @@ $(BUILD)/bin/bench-rtl: $(O)/userspace/bench/bench-rtl.o \
 # ---- NIC: Verilator model of inc_nic and its system test ------------------
 RTL_NIC   := $(sort $(wildcard rtl/nic/*.v))
 RTL_NIC_H := $(sort $(wildcard rtl/nic/*.vh))
+# the management core (rtl/mgmt), inside the NIC's nic_mgmt
+RTL_MGMT  := $(sort $(wildcard rtl/mgmt/*.v))
 # The model at 16 codec lanes (inc_nic's LANES: a 512-bit datapath), the
 # NIC incsim and the system test run; and at 8 (256 bits), a second system
-# test, build/tests/test_nic8. One rule set per lane count:
+# test, build/tests/test_nic8. The tests load the firmware image (phase
+# mgmt), so it is built first. One rule set per lane count:
 # $(call nic_model,LANES,DIR-SUFFIX,TEST-SUFFIX).
 define nic_model
-$$(VLDIR)/nic$(2)/Vnic__ALL.a: $$(RTL_CODEC) $$(RTL_CODEC_H) $$(RTL_NIC) $$(RTL_NIC_H)
+$$(VLDIR)/nic$(2)/Vnic__ALL.a: $$(RTL_CODEC) $$(RTL_CODEC_H) $$(RTL_NIC) $$(RTL_NIC_H) \
+	$$(RTL_MGMT)
 	@echo "  VERILATE nic ($(1) lanes)"
 	$$(Q)rm -rf $$(VLDIR)/nic$(2) && mkdir -p $$(VLDIR) && \
 		verilator --cc -O3 -Wall --prefix Vnic --top-module inc_nic -Irtl/nic -Irtl/codec \
-		-GLANES=$(1) --Mdir $$(VLDIR)/nic$(2) $$(RTL_CODEC) $$(RTL_NIC)
+		-Irtl/mgmt -GLANES=$(1) --Mdir $$(VLDIR)/nic$(2) $$(RTL_CODEC) $$(RTL_NIC) $$(RTL_MGMT)
 	$$(Q)$$(MAKE) -s -C $$(VLDIR)/nic$(2) -f Vnic.mk Vnic__ALL.a OPT_FAST=-O2 \
 		CXX=g++ >/dev/null
 
@@ -174,10 +178,11 @@ $$(O)/sim/nic/vl_nic$(2).o: sim/nic/vl_nic.cpp sim/nic/vl_nic.h $$(VLDIR)/nic$(2
 
 $$(BUILD)/tests/test_nic$(3): $$(O)/tests/nic/test_nic.o $$(O)/sim/nic/nic_env.o \
 	$$(O)/sim/nic/vl_nic$(2).o $$(O)/tests/lib/testlib.o $$(O)/tests/lib/frames.o \
-	$$(VLDIR)/nic$(2)/Vnic__ALL.a $$(VL_RT) $$(LIBWIRE) $$(LIBCODEC)
+	$$(VLDIR)/nic$(2)/Vnic__ALL.a $$(VL_RT) $$(LIBWIRE) $$(LIBCODEC) \
+	| $$(BUILD)/firmware/inceptionn-fw.bin
 	@mkdir -p $$(dir $$@)
 	@echo "  LD      $$@"
-	$$(Q)g++ $$(LDFLAGS_ALL) -o $$@ $$^ -lm
+	$$(Q)g++ $$(LDFLAGS_ALL) -o $$@ $$(filter-out %.bin,$$^) -lm
 endef
 $(eval $(call nic_model,16,,))
 $(eval $(call nic_model,8,8,8))

@@ -9,7 +9,9 @@
  * AW, W, AR valid held until ready with their payload stable, low after
  * reset). Any address, data, strobes; bready and rready free; the
  * statistics increments, queue consumer indices, link and interrupt inputs
- * free in every cycle.
+ * free in every cycle; the management core's register bus (c_req_*) and
+ * the management block's read data free too (any request in any cycle,
+ * held or not).
  *
  * Assertions:
  *   - the slave side's rules (axil_props): B and R valid low after reset,
@@ -21,7 +23,11 @@
  *   - every response OKAY
  *   - data: the ID block reads MAGIC and VERSION; SCRATCH reads what the
  *     last write to it left (byte strobes merged), the value at the clock
- *     the read address was taken
+ *     the read address was taken (the core cannot write it)
+ *   - the core's port: a response exactly the clock after each request
+ *     taken, none otherwise; a request taken in a clock where the host's
+ *     port takes nothing; a request waiting is taken within two clocks
+ *   - the management block gets at most one write a clock
  *
  * FV_BREAK_VALID: rvalid as the checker sees it drops after a stall, so the
  * check must fail. FV_COVER: c_reach asserts no trace has a stalled read
@@ -63,12 +69,20 @@ module fv_nic_csr #
 
     input  wire [15:0]  txq_cons,
     input  wire [15:0]  rxq_cons,
-    input  wire [1:0]   irq_fired,
     input  wire         link_up,
     input  wire [31:0]  link_speed,
     input  wire         tx_idle,
     input  wire         rx_idle,
-    input  wire [287:0] stat_inc
+    input  wire [287:0] stat_inc,
+
+    input  wire         c_req_valid,
+    input  wire [23:0]  c_req_addr,
+    input  wire         c_req_we,
+    input  wire [3:0]   c_req_wstrb,
+    input  wire [31:0]  c_req_wdata,
+    input  wire [2:0]   irq_fired,
+    input  wire         mgmt_event,
+    input  wire [31:0]  mg_r_data
 );
 
 localparam [31:0] MAGIC = 32'h31434e49;
@@ -80,7 +94,13 @@ wire [13:0] max_frame;
 wire [63:0] txq_base, rxq_base;
 wire [3:0]  txq_size, rxq_size;
 wire [15:0] txq_prod, rxq_prod;
-wire [1:0]  irq_enable;
+wire [2:0]  irq_enable;
+wire        c_req_ready, c_rsp_valid, c_rsp_err;
+wire [31:0] c_rsp_rdata;
+wire        mg_w_en, mg_w_core;
+wire [10:0] mg_w_addr, mg_r_addr;
+wire [31:0] mg_w_data;
+wire [3:0]  mg_w_strb;
 wire [31:0] coal_tx, coal_rx;
 
 nic_csr #(
@@ -106,8 +126,24 @@ nic_csr #(
     .irq_fired(irq_fired),
     .link_up(link_up), .link_speed(link_speed), .tx_idle(tx_idle),
     .rx_idle(rx_idle),
-    .stat_inc(stat_inc)
+    .stat_inc(stat_inc),
+    .mgmt_event(mgmt_event),
+    .c_req_valid(c_req_valid), .c_req_ready(c_req_ready), .c_req_addr(c_req_addr),
+    .c_req_we(c_req_we), .c_req_wstrb(c_req_wstrb), .c_req_wdata(c_req_wdata),
+    .c_rsp_valid(c_rsp_valid), .c_rsp_rdata(c_rsp_rdata), .c_rsp_err(c_rsp_err),
+    .mg_w_en(mg_w_en), .mg_w_core(mg_w_core), .mg_w_addr(mg_w_addr),
+    .mg_w_data(mg_w_data), .mg_w_strb(mg_w_strb),
+    .mg_r_addr(mg_r_addr), .mg_r_data(mg_r_data)
 );
+
+// the core's side: a request taken, one that waited
+wire c_take = c_req_valid && c_req_ready;
+reg  c_taken = 1'b0, c_waited = 1'b0, c_waited2 = 1'b0;
+always @(posedge clk) begin
+    c_taken <= c_take && !rst;
+    c_waited <= c_req_valid && !c_req_ready && !rst;
+    c_waited2 <= c_waited && c_req_valid && !c_req_ready && !rst;
+end
 
 // first cycle, reset, rvalid as the checker sees it (FV_BREAK_VALID: a
 // broken one), a stalled read response seen (FV_COVER)
@@ -209,6 +245,10 @@ always @(posedge clk) begin
             a_version: assert(s_axil_rdata == VERSION);
         if (rd_first && rd_addr == 16'h0010)
             a_scratch: assert(s_axil_rdata == rd_scratch);
+        a_c_rsp: assert(c_rsp_valid == c_taken);
+        if (c_take)
+            a_c_alone: assert(!aw_xfer && !ar_xfer);
+        a_c_wait: assert(!c_waited2);
     end
 end
 

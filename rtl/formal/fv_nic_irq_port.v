@@ -2,7 +2,8 @@
 /*
  * fv_nic_irq_port: formal harness of the NIC's interrupt port,
  * nic_irq_port (rtl/scripts/formal.sh nic_irq_port - DEPTH [prove]): the
- * m_irq_* message stream, its two moderators (nic_irq, 16-bit counters
+ * m_irq_* message stream, its three moderators (vector 2 without
+ * coalescing) (nic_irq, 16-bit counters
  * and timers as in the NIC; CLK_MHZ = 2 clocks a microsecond, so the
  * timers move) and the choice between them.
  *
@@ -36,14 +37,15 @@ module fv_nic_irq_port
     input  wire        clk,
     input  wire        rst,
 
-    input  wire [1:0]  event_in,
-    input  wire [1:0]  enable,
+    input  wire [2:0]  event_in,
+    input  wire [2:0]  enable,
     input  wire [31:0] coal_tx,
     input  wire [31:0] coal_rx,
     input  wire        m_irq_ready
 );
 
-wire [1:0] m_irq_vector, fired, req, busy;
+wire [1:0] m_irq_vector;
+wire [2:0] fired, req, busy;
 wire       m_irq_valid;
 
 nic_irq_port #(.CLK_MHZ(2)) dut (
@@ -71,15 +73,16 @@ axis_props #(.DATA_W(2), .KEEP_W(1), .USER_W(1), .ASSUME(0), .KEEP_CHECK(0), .CN
 // the model: per vector, an event since its last message was taken (an
 // event in the clock a message is taken counts for the next one); whether
 // the port offered a message in the last clock that was not taken
-reg  [1:0] due = 2'b00;
+reg  [2:0] due = 3'b000;
 reg        stalled = 1'b0;
 wire       take = m_irq_valid && m_irq_ready && !rst;
-wire [1:0] taken = take ? (m_irq_vector == 2'd0 ? 2'b01 : 2'b10) : 2'b00;
+wire [2:0] taken = take ? (m_irq_vector == 2'd0 ? 3'b001 :
+                           (m_irq_vector == 2'd1 ? 3'b010 : 3'b100)) : 3'b000;
 always @(posedge clk) begin
     due <= (due & ~taken) | event_in;
     stalled <= m_irq_valid && !m_irq_ready && !rst;
     if (rst) begin
-        due <= 2'b00;
+        due <= 3'b000;
         stalled <= 1'b0;
     end
 end
@@ -88,9 +91,9 @@ end
 
 always @(*) begin
     if (f_past_valid && !rst) begin
-        a_fired: assert(fired == taken && m_irq_vector[1] == 1'b0);
+        a_fired: assert(fired == taken && m_irq_vector != 2'd3);
         if (m_irq_valid && !stalled)
-            a_due: assert(enable[m_irq_vector[0]] && due[m_irq_vector[0]]);
+            a_due: assert(enable[m_irq_vector] && due[m_irq_vector]);
     end
 end
 

@@ -10,6 +10,11 @@
  * follows a frame through the blocks. Nothing here is simulation-only: on
  * a board this module sits behind the PCIe bridge and the MAC.
  *
+ * A management block (nic_mgmt: an RV32IM core that runs the NIC's
+ * firmware, its loader, the mailbox; register block 0x0500, interrupt
+ * vector 2; docs/firmware.md) reaches the registers through nic_csr beside
+ * the host.
+ *
  * One queue pair; one clock.
  */
 
@@ -26,6 +31,11 @@ module inc_nic #
     parameter LANES = 16,
     // clock frequency, for interrupt coalescing timers (microseconds)
     parameter CLK_MHZ = 250,
+    // clocks per tick of the management core's mtime, which the firmware
+    // takes for microseconds (docs/firmware.md "Time"): the clock in MHz.
+    // A simulation may set it smaller to make the firmware's milliseconds
+    // shorter
+    parameter MGMT_TIMER_PRESCALE = CLK_MHZ,
     // the BUILD register
     parameter [31:0] BUILD_ID = 32'h20261129,
     // reset MAC address, byte 0 in bits 7:0 (02:00:00:00:00:01)
@@ -86,6 +96,7 @@ module inc_nic #
     input  wire          m_dma_wr_ready,
     input  wire          s_dma_wr_done,
 
+    // MSI-X: vector 0 TX, 1 RX, 2 management
     output wire [1:0]    m_irq_vector,
     output wire          m_irq_valid,
     input  wire          m_irq_ready,
@@ -111,7 +122,17 @@ wire [13:0] max_frame;
 wire [63:0] txq_base, rxq_base;
 wire [3:0]  txq_size, rxq_size;
 wire [15:0] txq_prod, rxq_prod, txq_cons, rxq_cons;
-wire [1:0]  irq_enable, irq_fired;
+wire [2:0]  irq_enable, irq_fired;
+wire        mgmt_event, mgmt_quiet;
+// the management core's register bus, and nic_mgmt's registers
+wire        mc_req_valid, mc_req_ready, mc_req_we, mc_rsp_valid, mc_rsp_err;
+wire [23:0] mc_req_addr;
+wire [3:0]  mc_req_wstrb;
+wire [31:0] mc_req_wdata, mc_rsp_rdata;
+wire        mg_w_en, mg_w_core;
+wire [10:0] mg_w_addr, mg_r_addr;
+wire [31:0] mg_w_data, mg_r_data;
+wire [3:0]  mg_w_strb;
 wire [31:0] coal_tx, coal_rx;
 wire        tx_idle, rx_idle;
 wire [1:0]  flush_req;
@@ -152,9 +173,32 @@ nic_csr #(
     .rxq_cons(rxq_cons),
     .flush_req(flush_req), .flushing(flushing), .flush_done(flush_rst),
     .irq_enable(irq_enable), .coal_tx(coal_tx), .coal_rx(coal_rx),
-    .irq_fired(irq_fired),
+    .irq_fired(irq_fired), .mgmt_event(mgmt_event),
     .link_up(link_up), .link_speed(link_speed), .tx_idle(tx_idle), .rx_idle(rx_idle),
-    .stat_inc(stat_inc)
+    .stat_inc(stat_inc),
+    .c_req_valid(mc_req_valid), .c_req_ready(mc_req_ready), .c_req_addr(mc_req_addr),
+    .c_req_we(mc_req_we), .c_req_wstrb(mc_req_wstrb), .c_req_wdata(mc_req_wdata),
+    .c_rsp_valid(mc_rsp_valid), .c_rsp_rdata(mc_rsp_rdata), .c_rsp_err(mc_rsp_err),
+    .mg_w_en(mg_w_en), .mg_w_core(mg_w_core), .mg_w_addr(mg_w_addr),
+    .mg_w_data(mg_w_data), .mg_w_strb(mg_w_strb),
+    .mg_r_addr(mg_r_addr), .mg_r_data(mg_r_data)
+);
+
+// ---- management: the core, its loader, the mailbox (block 0x0500) ---------
+
+nic_mgmt #(
+    .TIMER_PRESCALE(MGMT_TIMER_PRESCALE)
+) mgmt (
+    .clk(clk), .rst(rst),
+    .w_en(mg_w_en), .w_core(mg_w_core), .w_addr(mg_w_addr), .w_data(mg_w_data),
+    .w_strb(mg_w_strb),
+    .r_addr(mg_r_addr), .r_data(mg_r_data),
+    .m_reg_req_valid(mc_req_valid), .m_reg_req_ready(mc_req_ready),
+    .m_reg_req_addr(mc_req_addr), .m_reg_req_we(mc_req_we),
+    .m_reg_req_wstrb(mc_req_wstrb), .m_reg_req_wdata(mc_req_wdata),
+    .m_reg_rsp_valid(mc_rsp_valid), .m_reg_rsp_rdata(mc_rsp_rdata),
+    .m_reg_rsp_err(mc_rsp_err),
+    .irq_event(mgmt_event), .quiet(mgmt_quiet)
 );
 
 // ---- DMA read: two requesters, responses in order -------------------------
@@ -406,11 +450,11 @@ nic_rx #(.LANES(LANES)) rx (
 
 // ---- interrupts ---------------------------------------------------------------
 
-wire [1:0] irq_busy;
+wire [2:0] irq_busy;
 
 nic_irq_port #(.CLK_MHZ(CLK_MHZ)) irq (
     .clk(clk), .rst(rst),
-    .event_in({rx_event, tx_event}), .enable(irq_enable),
+    .event_in({mgmt_event, rx_event, tx_event}), .enable(irq_enable),
     .coal_tx(coal_tx), .coal_rx(coal_rx),
     .m_irq_vector(m_irq_vector), .m_irq_valid(m_irq_valid), .m_irq_ready(m_irq_ready),
     .fired(irq_fired),
@@ -422,7 +466,7 @@ nic_irq_port #(.CLK_MHZ(CLK_MHZ)) irq (
 
 assign idle = tx_idle && rx_idle && fq_empty && !fq_in_frame && lb == loopback &&
               !rx_cut_drop &&
-              irq_busy == 2'b00 && !m_irq_valid &&
+              irq_busy == 3'b000 && !m_irq_valid && mgmt_quiet && !mc_rsp_valid &&
               rd_locked == 2'b00 && rd_empty && wr_locked == 2'b00 && flushing == 2'b00 &&
               wr_empty && !s_axil_bvalid && !s_axil_rvalid;
 

@@ -2,15 +2,18 @@
 /*
  * nic_irq_port: the NIC's interrupt port (m_irq_*: a message stream to the
  * PCIe bridge's MSI-X logic, one beat a message, the vector as data) and
- * the moderation behind it: a nic_irq per vector (0 TX, 1 RX,
- * docs/regmap.md 0x0400), and the choice between them.
+ * the moderation behind it: a nic_irq per vector (0 TX, 1 RX, 2 the
+ * management block's mailbox completions and events, docs/regmap.md
+ * 0x0400 and 0x0500), and the choice between them. Vector 2 has no
+ * coalescing register: its message goes at once.
  *
  * Stream rules: a message offered stays offered, with its vector, until
  * the bridge takes it (the choice is locked while it waits), even if its
  * vector's request goes (the driver disabled it meanwhile: the message was
- * due when offered). When both vectors request and none is offered, TX's
- * goes first; RX's follows at once (TX's request ends with its message:
- * its count restarts and the CSR block clears its enable bit on fired).
+ * due when offered). When several vectors request and none is offered, TX's
+ * goes first, then RX's, then the management vector's (a request ends with
+ * its message: its count restarts and the CSR block clears its enable bit
+ * on fired).
  * fired is the vector taken this clock, one-hot: the CSR block sets its
  * IRQ_STATUS bit and clears its enable bit, and its nic_irq restarts.
  *
@@ -34,10 +37,11 @@ module nic_irq_port #
     input  wire        clk,
     input  wire        rst,
 
-    // per vector (bit 0 TX, bit 1 RX): a completion; IRQ_ENABLE's bit;
-    // IRQ_COAL_TX/RX (frames in 15:0, microseconds in 31:16)
-    input  wire [1:0]  event_in,
-    input  wire [1:0]  enable,
+    // per vector (bit 0 TX, bit 1 RX, bit 2 management): a completion or
+    // event; IRQ_ENABLE's bit; IRQ_COAL_TX/RX (frames in 15:0, microseconds
+    // in 31:16)
+    input  wire [2:0]  event_in,
+    input  wire [2:0]  enable,
     input  wire [31:0] coal_tx,
     input  wire [31:0] coal_rx,
 
@@ -45,19 +49,19 @@ module nic_irq_port #
     output wire        m_irq_valid,
     input  wire        m_irq_ready,
 
-    output wire [1:0]  fired,       // the vector whose message was taken
-    output wire [1:0]  req,         // the vectors due a message
-    output wire [1:0]  busy         // per nic_irq: a clock that stops loses something
+    output wire [2:0]  fired,       // the vector whose message was taken
+    output wire [2:0]  req,         // the vectors due a message
+    output wire [2:0]  busy         // per nic_irq: a clock that stops loses something
 );
 
 reg        lock = 1'b0;             // a message offered and not yet taken
 reg  [1:0] vec = 0;                 // its vector
-wire [1:0] pick = lock ? vec : (req[0] ? 2'd0 : 2'd1);
+wire [1:0] pick = lock ? vec : (req[0] ? 2'd0 : (req[1] ? 2'd1 : 2'd2));
 wire       fire = m_irq_valid && m_irq_ready;
 
-assign m_irq_valid = lock || req != 2'b00;
+assign m_irq_valid = lock || req != 3'b000;
 assign m_irq_vector = pick;
-assign fired = fire ? (pick == 2'd0 ? 2'b01 : 2'b10) : 2'b00;
+assign fired = fire ? (pick == 2'd0 ? 3'b001 : (pick == 2'd1 ? 3'b010 : 3'b100)) : 3'b000;
 
 always @(posedge clk) begin
     if (m_irq_valid && !m_irq_ready) begin
@@ -80,6 +84,13 @@ nic_irq #(.CLK_MHZ(CLK_MHZ)) irq_rx (
     .clk(clk), .rst(rst), .event_in(event_in[1]), .enable(enable[1]),
     .coal_frames(coal_rx[15:0]), .coal_usecs(coal_rx[31:16]),
     .req(req[1]), .ack(fired[1]), .busy(busy[1])
+);
+
+// the management vector: no coalescing (0 frames, 0 microseconds: at once)
+nic_irq #(.CLK_MHZ(CLK_MHZ)) irq_mgmt (
+    .clk(clk), .rst(rst), .event_in(event_in[2]), .enable(enable[2]),
+    .coal_frames(16'd0), .coal_usecs(16'd0),
+    .req(req[2]), .ack(fired[2]), .busy(busy[2])
 );
 
 endmodule

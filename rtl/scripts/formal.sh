@@ -77,6 +77,7 @@ case $DEPTH in [1-9] | [1-9][0-9] | [1-9][0-9][0-9]) ;; *) usage ;; esac
 
 RTL=${INC_RTL_DIR:-rtl/codec}
 NIC_DIR=${INC_NIC_DIR:-rtl/nic}
+MGMT_DIR=${INC_MGMT_DIR:-rtl/mgmt}
 FV=${FORMAL_DIR:-rtl/formal}
 B=${FORMAL_BUILD:-build/rtl-formal}
 YOSYS=${YOSYS:-yosys}
@@ -108,7 +109,7 @@ echo "# $("$YOSYS" -V)"
 secs() { awk "BEGIN { printf \"%.1f\", $2 - $1 }"; }
 
 shopt -s nullglob
-srcs=("$RTL"/*.v "$NIC_DIR"/*.v "$FV"/*.v)
+srcs=("$RTL"/*.v "$NIC_DIR"/*.v "$MGMT_DIR"/*.v "$FV"/*.v)
 shopt -u nullglob
 
 # model DEFINES...: writes $B/$tag.ys and runs it: the AIGER model

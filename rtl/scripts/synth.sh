@@ -22,7 +22,8 @@
 #                  DSP48E2 and CARRY8 (yosys 0.23 maps adders to CARRY4
 #                  even for xcup, so CARRY4 is counted too), MUXF7/8/9
 #
-# Reads every rtl/codec/*.v and rtl/nic/*.v, or for a top in rtl/mgmt its
+# Reads every rtl/codec/*.v, rtl/nic/*.v and rtl/mgmt/*.v (the NIC holds
+# the management core), or for a top in rtl/mgmt its
 # files (INC_RTL_DIR, INC_NIC_DIR, INC_MGMT_DIR
 # override the directories). Writes
 # the yosys script, log and statistics to build/rtl-synth/ (SYNTH_BUILD
@@ -87,7 +88,8 @@ log=$B/$tag.log
 statf=$B/$tag.stat
 
 shopt -s nullglob
-srcs=("$RTL"/*.v "$NIC_DIR"/*.v)
+# (the NIC holds the management subsystem: nic_mgmt)
+srcs=("$RTL"/*.v "$NIC_DIR"/*.v "$MGMT_DIR"/*.v)
 # the management subsystem (rtl/mgmt) stands alone: its files only
 [ "$top_file" != "$MGMT_DIR/$TOP.v" ] || srcs=("$MGMT_DIR"/*.v)
 shopt -u nullglob

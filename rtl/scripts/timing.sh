@@ -115,7 +115,8 @@ yosys) abc_cmd='abc -lut 6' ;;
 esac
 
 shopt -s nullglob
-srcs=("$RTL"/*.v "$NIC_DIR"/*.v)
+# (the NIC holds the management subsystem: nic_mgmt)
+srcs=("$RTL"/*.v "$NIC_DIR"/*.v "$MGMT_DIR"/*.v)
 # the management subsystem (rtl/mgmt) stands alone: its files only
 [ "$top_file" != "$MGMT_DIR/$TOP.v" ] || srcs=("$MGMT_DIR"/*.v)
 shopt -u nullglob

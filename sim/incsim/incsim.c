@@ -75,7 +75,7 @@ struct incsim {
 	int check_dma;
 	/* counters */
 	uint64_t cmd_writes, cmd_reads, cmd_bad, cmd_lost, doorbells;
-	uint64_t irqs[2], irqs_unsent, irqs_blocked;
+	uint64_t irqs[3], irqs_unsent, irqs_blocked;	/* vectors 0 TX, 1 RX, 2 management */
 	uint64_t resets, master_changes, unsafe_reprogram;
 	uint64_t wakeups, busy_ns;
 	/* the environment's errors and counts from before the last reset */
@@ -574,9 +574,11 @@ static void on_irq(void *ctx, int vector, uint64_t clock)
 	struct incsim *s = ctx;
 
 	(void)clock;
-	if (vector >= 0 && vector < 2)
+	if (vector >= 0 && vector < 3)
 		s->irqs[vector]++;
-	if (!s->master)		/* an MSI-X message is a DMA write */
+	if (vector < 0 || (unsigned int)vector >= s->ivs.vectors)
+		s->irqs_unsent++;	/* a vector the guest has no eventfd for (2: management, with --vectors 2) */
+	else if (!s->master)	/* an MSI-X message is a DMA write */
 		s->irqs_blocked++;
 	else if (s->ivs.conn_fd < 0 ||
 		 ivs_raise(&s->ivs, (unsigned int)vector) < 0)
@@ -708,9 +710,9 @@ static void print_stats(struct incsim *s, int64_t wall_ns)
 	    "; wakeups %" PRIu64,
 	    s->cmd_writes, s->cmd_reads, s->cmd_bad, s->cmd_lost,
 	    s->doorbells, s->wakeups);
-	msg(s, "stats: interrupts tx %" PRIu64 ", rx %" PRIu64
+	msg(s, "stats: interrupts tx %" PRIu64 ", rx %" PRIu64 ", management %" PRIu64
 	    ", not delivered %" PRIu64 ", blocked (bus mastering off) %" PRIu64,
-	    s->irqs[0], s->irqs[1], s->irqs_unsent, s->irqs_blocked);
+	    s->irqs[0], s->irqs[1], s->irqs[2], s->irqs_unsent, s->irqs_blocked);
 	msg(s, "stats: resets %" PRIu64 "; bus mastering %s, changed %" PRIu64
 	    " times; dma_blocked %" PRIu64 "; unsafe_reprogram %" PRIu64
 	    "; DMA bridge %s",

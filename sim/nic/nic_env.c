@@ -982,7 +982,7 @@ static void sample_irq(struct nic_env *e)
 	if (io->m_irq_valid && io->m_irq_ready) {
 		struct nic_irq *q;
 
-		if (io->m_irq_vector > 1)
+		if (io->m_irq_vector > 2)	/* 0 TX, 1 RX, 2 management */
 			env_err(e, &e->err.irq_vector, "MSI-X vector %d",
 				io->m_irq_vector);
 		e->irq = grow(e->irq, &e->irq_cap, e->irq_n + 1, sizeof(*e->irq));

@@ -102,7 +102,7 @@ struct nic_env_errors {
 	uint64_t tx_gap;	/* MAC TX: tvalid low inside a frame (a real MAC's underrun) */
 	uint64_t stability;	/* valid dropped, or payload changed, before its handshake */
 	uint64_t rx_not_ready;	/* clocks with s_axis_rx_tready low */
-	uint64_t irq_vector;	/* m_irq_vector not 0 or 1 */
+	uint64_t irq_vector;	/* m_irq_vector not 0, 1 or 2 */
 	uint64_t csr_proto;	/* a response without a request, or before it */
 	uint64_t csr_timeout;	/* CSR accesses that gave up */
 	uint64_t csr_resp;	/* CSR accesses answered with a non-OKAY resp */

@@ -16,7 +16,9 @@
  * runs fewer frames; NIC_TRACE=1 prints every DMA transfer, frame and
  * message on stderr; NIC_DUMP=dir writes the frames of failed comparisons
  * there; NIC_REPLAY=dir injects every *.bin file of dir on RX (phase
- * rx/replay); INC_GRADIENTS as for the other tests.
+ * rx/replay); INC_GRADIENTS as for the other tests; NIC_FW the firmware
+ * image for phase mgmt (default: ../firmware/inceptionn-fw.bin from the
+ * test binary's directory, which make builds first).
  */
 #include <dirent.h>
 #include <math.h>
@@ -1066,14 +1068,15 @@ static void phase_id(void)
 	v = rd(INC_MAGIC);
 	t_ok(v == INC_MAGIC_VALUE, "MAGIC is 0x%08x (0x%08x)", INC_MAGIC_VALUE, v);
 	v = rd(INC_VERSION);
-	t_ok(v >> 16 == 1 && (v >> 8 & 255) >= 3, "VERSION 1.3 or later (0x%08x: %u.%u.%u)",
+	t_ok(v >> 16 == 1 && (v >> 8 & 255) >= 4, "VERSION 1.4 or later (0x%08x: %u.%u.%u)",
 	     v, v >> 16, v >> 8 & 255, v & 255);
 	v = rd(INC_FEATURES);
 	t_ok((v & 0xfff) == 0xfff,
 	     "FEATURES has bits 0..11: compression, decompression, paper, sparse, IPv6, VLAN, loopback, moderation, jumbo, 64-bit stats, link speed, queue flush (0x%08x)",
 	     v);
-	t_ok(!!(v & INC_FEAT_MODE_WIDTH) == (nic_modes() == INCW_MODES_ALL) && v >> 13 == 0,
-	     "FEATURES bit 12 (width mode) %s at %u lanes, no bit above it (0x%08x)",
+	t_ok(!!(v & INC_FEAT_MODE_WIDTH) == (nic_modes() == INCW_MODES_ALL) &&
+	     (v & INC_FEAT_MGMT) && v >> 14 == 0,
+	     "FEATURES bit 12 (width mode) %s at %u lanes, bit 13 (management) set, no bit above it (0x%08x)",
 	     nic_modes() == INCW_MODES_ALL ? "set" : "clear", vl_nic_beat() / 4, v);
 	v = rd(INC_LINK_SPEED);
 	t_ok(v == nic_env_get_cfg(env)->link_speed && v,
@@ -3468,7 +3471,302 @@ static void load_gradients(void)
 		t_diag("%zu gradient files, %zu values", n, grad_len / 4);
 }
 
-int main(void)
+/* ---- management block (register map 1.4): loader, firmware, mailbox ---- */
+
+/* The firmware image (make firmware): NIC_FW, else next to the test
+ * binary's directory (build/tests/ -> build/firmware/). */
+static char fw_path[4096];
+
+struct fw_image {
+	uint8_t *buf;
+	size_t len;
+	uint32_t version, payload, load, entry, crc;
+};
+
+static uint32_t le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[3] << 24;
+}
+
+static int fw_read(struct fw_image *im)
+{
+	FILE *f = fopen(fw_path, "rb");
+	long n;
+
+	memset(im, 0, sizeof(*im));
+	if (!f)
+		return -1;
+	if (fseek(f, 0, SEEK_END) || (n = ftell(f)) < INC_FWIMG_HDR_BYTES ||
+	    fseek(f, 0, SEEK_SET)) {
+		fclose(f);
+		return -1;
+	}
+	im->len = (size_t)n;
+	im->buf = xmalloc(im->len);
+	if (fread(im->buf, 1, im->len, f) != im->len) {
+		fclose(f);
+		return -1;
+	}
+	fclose(f);
+	if (le32(im->buf) != INC_FWIMG_MAGIC || le32(im->buf + 4) != INC_FWIMG_HDR_VERSION)
+		return -1;
+	im->version = le32(im->buf + 8);
+	im->payload = le32(im->buf + 12);
+	im->load = le32(im->buf + 16);
+	im->entry = le32(im->buf + 20);
+	im->crc = le32(im->buf + 24);
+	if (im->payload % 4 || im->payload > INC_FWIMG_IMEM_BYTES ||
+	    INC_FWIMG_HDR_BYTES + (size_t)im->payload != im->len)
+		return -1;
+	return 0;
+}
+
+/* The driver's boot steps (docs/firmware.md "Boot" 2): HALT, the load
+ * address, every payload word, un-HALT. */
+static void fw_load(const struct fw_image *im)
+{
+	uint32_t i;
+
+	wr(INC_MGMT_CTRL, INC_MGMT_CTRL_HALT);
+	wr(INC_MGMT_LOAD_ADDR, im->load);
+	for (i = 0; i < im->payload; i += 4)
+		wr(INC_MGMT_LOAD_DATA, le32(im->buf + INC_FWIMG_HDR_BYTES + i));
+	wr(INC_MGMT_CTRL, 0);
+}
+
+/* Wait for FW_STATUS.READY: clocks taken, or 0 after max clocks. */
+static uint64_t fw_wait_ready(uint64_t max)
+{
+	uint64_t c0 = nic_env_clock(env);
+
+	while (nic_env_clock(env) - c0 < max) {
+		if (rd(INC_FW_STATUS) & INC_FW_STATUS_READY)
+			return nic_env_clock(env) - c0;
+		nic_env_step(env, 5000);
+	}
+	return 0;
+}
+
+static int irq_vec2(struct nic_env *e, void *ctx)
+{
+	size_t i;
+
+	(void)ctx;
+	for (i = 0; i < nic_env_irq_count(e); i++)
+		if (nic_env_irq(e, i)->vector == INC_IRQ_MGMT)
+			return 1;
+	return 0;
+}
+
+static unsigned int mbox_seq = 0x100;
+static uint64_t mbox_clocks;		/* the last command's doorbell to vector 2 */
+
+/* One admin command through the mailbox, completed by vector 2's message:
+ * the response's status, or -1 (no interrupt, BUSY left set, the sequence
+ * number wrong, IRQ_STATUS bit 2 clear). rsp gets words 0..nrsp-1. */
+static int mbox_cmd(uint32_t op, const uint32_t *arg, unsigned int nargs, uint32_t *rsp,
+		    unsigned int nrsp)
+{
+	unsigned int i, seq = ++mbox_seq & 0xffff;
+	uint64_t c0;
+	uint32_t w0;
+
+	wr(INC_MBOX_CMD, seq << 16 | op);
+	for (i = 0; i < nargs; i++)
+		wr((uint16_t)(INC_MBOX_CMD + 4 * (i + 1)), arg[i]);
+	wr(INC_IRQ_STATUS, 1u << INC_IRQ_MGMT);
+	wr(INC_IRQ_ENABLE, 1u << INC_IRQ_MGMT);
+	nic_env_irq_clear(env);
+	c0 = nic_env_clock(env);
+	wr(INC_MBOX_DOORBELL, 1);
+	if (nic_env_run_until(env, irq_vec2, NULL, 400000)) {
+		t_diag("mailbox: no vector 2 message for opcode 0x%04x (MBOX_STATUS 0x%x, FW_STATUS 0x%08x)",
+		       op, rd(INC_MBOX_STATUS), rd(INC_FW_STATUS));
+		return -1;
+	}
+	mbox_clocks = nic_env_clock(env) - c0;
+	if (rd(INC_MBOX_STATUS) & INC_MBOX_STATUS_BUSY) {
+		t_diag("mailbox: BUSY still set after vector 2");
+		return -1;
+	}
+	if (!(rd(INC_IRQ_STATUS) & 1u << INC_IRQ_MGMT) ||
+	    (rd(INC_IRQ_ENABLE) & 1u << INC_IRQ_MGMT)) {
+		t_diag("mailbox: IRQ_STATUS bit 2 clear or IRQ_ENABLE bit 2 not auto-masked");
+		return -1;
+	}
+	for (i = 0; i < nrsp; i++)
+		rsp[i] = rd((uint16_t)(INC_MBOX_RSP + 4 * i));
+	w0 = rd(INC_MBOX_RSP);
+	if (w0 >> 16 != seq) {
+		t_diag("mailbox: response sequence 0x%x, sent 0x%x", w0 >> 16, seq);
+		return -1;
+	}
+	return (int)(w0 & 0xffff);
+}
+
+#define MG_L	100u		/* the snapshot test's frames: bytes each */
+
+/* STATS_SNAPSHOT: status; snap[n] the 64-bit counters of the response */
+static int mbox_snapshot(int clear, uint64_t *snap)
+{
+	uint32_t arg = clear ? 1 : 0, rsp[2 + 2 * INC_ST_N];
+	int st = mbox_cmd(INC_MBOX_OP_STATS_SNAPSHOT, &arg, 1, rsp, 2 + 2 * INC_ST_N), n;
+
+	if (st != 0 || rsp[1] != INC_ST_N)
+		return st ? st : -1;
+	for (n = 0; n < INC_ST_N; n++)
+		snap[n] = (uint64_t)rsp[3 + 2 * n] << 32 | rsp[2 + 2 * n];
+	return 0;
+}
+
+static void phase_mgmt(void)
+{
+	const char *name = "mgmt";
+	struct fw_image im;
+	uint32_t v, rsp[8], arg[2];
+	uint64_t t, hb0, hb1, s0[INC_ST_N], s1[INC_ST_N], live[INC_ST_N];
+	size_t i, k = 6000;
+	uint8_t f[MG_L];
+	int st, ok, n;
+
+	if (phase_begin(name, &cfg_std, 4, 4, 0))
+		return;
+	v = rd(INC_VERSION);
+	t_ok(v >> 8 == 0x104 && (rd(INC_FEATURES) & INC_FEAT_MGMT),
+	     "%s: VERSION 1.4 (0x%08x), FEATURES bit 13", name, v);
+	t_ok(rd(INC_MGMT_CTRL) == INC_MGMT_CTRL_HALT && rd(INC_FW_STATUS) == 0 &&
+	     rd(INC_FW_VERSION) == 0 && rd(INC_MBOX_STATUS) == 0,
+	     "%s: after reset HALT is 1, FW_STATUS, FW_VERSION and MBOX_STATUS read 0", name);
+	if (fw_read(&im)) {
+		t_ok(0, "%s: firmware image %s (make firmware): missing or not an image", name,
+		     fw_path);
+		free(im.buf);
+		phase_end(name);
+		return;
+	}
+	t_diag("%s: %s: version 0x%08x, %u payload bytes at 0x%x, entry 0x%x", name,
+	       fw_path, im.version, im.payload, im.load, im.entry);
+	t = nic_env_clock(env);
+	fw_load(&im);
+	t_diag("%s: %u words loaded in %llu clocks", name, im.payload / 4,
+	       (unsigned long long)(nic_env_clock(env) - t));
+	t = fw_wait_ready(4000000);
+	t_ok(t != 0, "%s: FW_STATUS.READY %llu clocks after un-HALT (bound 4000000; FW_STATUS 0x%08x)",
+	     name, (unsigned long long)t, rd(INC_FW_STATUS));
+	if (!t) {
+		free(im.buf);
+		phase_end(name);
+		return;
+	}
+	v = rd(INC_FW_STATUS);
+	t_ok((v & INC_FW_STATUS_ST_DONE) && !(v & INC_FW_STATUS_BOOT_ERROR),
+	     "%s: FW_STATUS 0x%08x: SELFTEST_DONE, no BOOT_ERROR", name, v);
+	v = rd(INC_FW_VERSION);
+	t_ok(v == im.version, "%s: FW_VERSION 0x%08x is the header's (0x%08x)", name, v,
+	     im.version);
+	/* the heartbeat: every millisecond of mtime (TIMER_PRESCALE clocks a
+	 * microsecond) */
+	hb0 = rd(INC_FW_HEARTBEAT);
+	nic_env_step(env, 3 * 1000 * NIC_CLK_MHZ);
+	hb1 = rd(INC_FW_HEARTBEAT);
+	t_ok(hb1 - hb0 >= 2 && hb1 - hb0 <= 4,
+	     "%s: FW_HEARTBEAT +%llu in 3 ms of clocks (%llu -> %llu)", name,
+	     (unsigned long long)(hb1 - hb0), (unsigned long long)hb0, (unsigned long long)hb1);
+
+	memset(rsp, 0, sizeof(rsp));
+	st = mbox_cmd(INC_MBOX_OP_GET_VERSION, NULL, 0, rsp, 6);
+	t_ok(st == 0 && rsp[1] == im.version && rsp[4] == im.crc,
+	     "%s: GET_VERSION through the mailbox and vector 2 (%llu clocks): status %d, version 0x%08x, build id 0x%08x, caps 0x%x, image CRC 0x%08x (header 0x%08x), IMEM %u bytes",
+	     name, (unsigned long long)mbox_clocks, st, rsp[1], rsp[2], rsp[3], rsp[4], im.crc,
+	     rsp[5]);
+	st = mbox_cmd(INC_MBOX_OP_GET_LINK, NULL, 0, rsp, 3);
+	ok = st == 0 && rsp[1] == 1 && rsp[2] == nic_env_get_cfg(env)->link_speed;
+	nic_env_set_link(env, 0);
+	nic_env_step(env, 8);
+	st = mbox_cmd(INC_MBOX_OP_GET_LINK, NULL, 0, rsp, 3);
+	ok = ok && st == 0 && rsp[1] == 0;
+	nic_env_set_link(env, 1);
+	t_ok(ok, "%s: GET_LINK: up at %u Mbit/s, then down", name,
+	     nic_env_get_cfg(env)->link_speed);
+	arg[0] = 0x5634120a;
+	arg[1] = 0x9a78;
+	st = mbox_cmd(INC_MBOX_OP_SET_MAC, arg, 2, rsp, 1);
+	t_ok(st == 0 && rd(INC_MAC_LO) == arg[0] && rd(INC_MAC_HI) == arg[1],
+	     "%s: SET_MAC: status %d, MAC_LO 0x%08x MAC_HI 0x%04x (the core's register writes)",
+	     name, st, rd(INC_MAC_LO), rd(INC_MAC_HI));
+	arg[0] = 0x56341201;		/* multicast */
+	st = mbox_cmd(INC_MBOX_OP_SET_MAC, arg, 2, rsp, 1);
+	t_ok(st == INC_MBOX_ST_EINVAL && rd(INC_MAC_LO) == 0x5634120a,
+	     "%s: SET_MAC of a multicast address: EINVAL (%d), MAC unchanged", name, st);
+	st = mbox_cmd(0x7777, NULL, 0, rsp, 1);
+	t_ok(st == INC_MBOX_ST_EOPNOTSUPP, "%s: opcode 0x7777: EOPNOTSUPP (%d)", name, st);
+
+	/* STATS_SNAPSHOT under traffic: k frames of MG_L bytes from the MAC
+	 * (no RX buffer posted: counted and dropped); rx_frames and rx_bytes
+	 * move in the same clock, so at any one instant bytes = MG_L frames */
+	wr(INC_CTRL, INC_CTRL_RX_EN);
+	for (i = 0; i < k; i++) {
+		fill_random(f, MG_L);
+		memset(f, 0xff, 6);
+		f[12] = 0x88;
+		f[13] = 0xb5;
+		nic_env_rx_inject(env, f, MG_L, 0, 0);
+	}
+	nic_env_step(env, 1500);
+	st = mbox_snapshot(0, s0);
+	ok = st == 0 && s0[INC_ST_RX_BYTES] == MG_L * s0[INC_ST_RX_FRAMES];
+	for (n = 0; ok && n < INC_ST_N; n++)
+		ok = s0[n] == ((uint64_t)rd((uint16_t)(INC_STATS_SNAP_BANK + 8 * n + 4)) << 32 |
+			       rd((uint16_t)(INC_STATS_SNAP_BANK + 8 * n)));
+	t_ok(ok && s0[INC_ST_RX_FRAMES] > 0 && s0[INC_ST_RX_FRAMES] < k,
+	     "%s: STATS_SNAPSHOT under traffic: status %d, rx_frames %llu of %zu, rx_bytes %llu = %u x frames (one instant), the response is the bank at 0x1800",
+	     name, st, (unsigned long long)s0[INC_ST_RX_FRAMES], k,
+	     (unsigned long long)s0[INC_ST_RX_BYTES], MG_L);
+	st = mbox_snapshot(1, s1);
+	ok = st == 0 && s1[INC_ST_RX_BYTES] == MG_L * s1[INC_ST_RX_FRAMES] &&
+	     s1[INC_ST_RX_FRAMES] >= s0[INC_ST_RX_FRAMES];
+	t_ok(ok && s1[INC_ST_RX_FRAMES] < k,
+	     "%s: STATS_SNAPSHOT with clear under traffic: status %d, rx_frames %llu, rx_bytes %llu (one instant)",
+	     name, st, (unsigned long long)s1[INC_ST_RX_FRAMES],
+	     (unsigned long long)s1[INC_ST_RX_BYTES]);
+	nic_env_run_until(env, env_quiet, NULL, 40 * k + 100000);
+	nic_env_step(env, 2000);
+	for (n = 0; n < INC_ST_N; n++)
+		live[n] = nic_stat(env, n);
+	t_ok(s1[INC_ST_RX_FRAMES] + live[INC_ST_RX_FRAMES] == k &&
+	     s1[INC_ST_RX_BYTES] + live[INC_ST_RX_BYTES] == MG_L * k,
+	     "%s: no count lost or doubled across the clear: %llu + %llu frames = %zu, %llu + %llu bytes",
+	     name, (unsigned long long)s1[INC_ST_RX_FRAMES],
+	     (unsigned long long)live[INC_ST_RX_FRAMES], k,
+	     (unsigned long long)s1[INC_ST_RX_BYTES], (unsigned long long)live[INC_ST_RX_BYTES]);
+	arg[0] = 2;
+	st = mbox_cmd(INC_MBOX_OP_STATS_SNAPSHOT, arg, 1, rsp, 1);
+	t_ok(st == INC_MBOX_ST_EINVAL, "%s: STATS_SNAPSHOT with an unknown flag: EINVAL (%d)",
+	     name, st);
+	wr(INC_CTRL, 0);
+
+	/* HALT again, then a reload */
+	wr(INC_MGMT_CTRL, INC_MGMT_CTRL_HALT);
+	hb0 = rd(INC_FW_HEARTBEAT);
+	nic_env_step(env, 1200 * NIC_CLK_MHZ);
+	t_ok(rd(INC_FW_STATUS) == 0 && rd(INC_FW_VERSION) == 0 &&
+	     rd(INC_FW_HEARTBEAT) == hb0,
+	     "%s: HALT clears FW_STATUS and FW_VERSION, the heartbeat stops", name);
+	fw_load(&im);
+	t = fw_wait_ready(4000000);
+	st = t ? mbox_cmd(INC_MBOX_OP_GET_VERSION, NULL, 0, rsp, 2) : -1;
+	t_ok(t && st == 0 && rsp[1] == im.version && rd(INC_FW_VERSION) == im.version,
+	     "%s: reload: READY after %llu clocks, GET_VERSION answers (%d)", name,
+	     (unsigned long long)t, st);
+	wr(INC_MGMT_CTRL, INC_MGMT_CTRL_HALT);
+	wr(INC_IRQ_ENABLE, 0);
+	nic_env_irq_clear(env);
+	free(im.buf);
+	phase_end(name);
+}
+
+int main(int argc, char **argv)
 {
 	const char *s = getenv("NIC_SEED");
 	static const struct {
@@ -3501,9 +3799,18 @@ int main(void)
 		{ "rings/index-wrap", phase_wrap },
 		{ "rx/replay", phase_replay },
 		{ "link/gradients", phase_link },
+		{ "mgmt", phase_mgmt },
 	};
 	size_t i;
 
+	if (getenv("NIC_FW") && *getenv("NIC_FW")) {
+		snprintf(fw_path, sizeof(fw_path), "%s", getenv("NIC_FW"));
+	} else {
+		const char *sl = argc > 0 ? strrchr(argv[0], '/') : NULL;
+
+		snprintf(fw_path, sizeof(fw_path), "%.*s../firmware/inceptionn-fw.bin",
+			 sl ? (int)(sl - argv[0] + 1) : 0, sl ? argv[0] : "");
+	}
 	if (s && *s)
 		seed = strtoull(s, NULL, 0);
 	quick = getenv("NIC_QUICK") && *getenv("NIC_QUICK") == '1';
