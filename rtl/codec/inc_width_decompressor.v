@@ -99,6 +99,7 @@ localparam MAX_CHUNK = 9000;
 localparam CQ_W = 5;                   // chunk queue: 32 chunks (tiny chunks back to back: about 20 in flight)
 localparam CQ_N = 1 << CQ_W;
 localparam integer CQ_MAX_I = CQ_N - 3;  // room for three more chunks' first beats
+localparam integer ROWS_MAX_I = BUF_ROWS - 7;  // rows in use that leave room for 3 beats (below)
 localparam [CQ_W:0] CQ_MAX = CQ_MAX_I[CQ_W:0];
 localparam DQ_W = 4;                   // descriptor FIFO: 16
 localparam DQ_N = 1 << DQ_W;
@@ -222,6 +223,9 @@ wire          w_out = !w_out_d[CQ_W];
 // rows in use: the writer's, from the oldest needed; room for three more
 // beats of two rows each (the one in I0, the one tready lets in, the next)
 wire [PW-8:0] used = wr_ptr[PW-1:7] - rel_ptr[PW-1:7];
+// (sized: a comparison with an integer would be 32 bits wide, a carry
+// chain of 32 where 5 bits are compared)
+localparam [PW-8:0] ROWS_MAX = ROWS_MAX_I[PW-8:0];
 wire [CQ_W:0] cq_used = cq_wp - cq_rp;   // chunks in the queue
 
 always @(posedge clk) begin
@@ -247,7 +251,7 @@ always @(posedge clk) begin
     end
     // the writer's chunk has had its last beat out: drop the rest
     w_disc <= !(i0_valid && i0_first) && !w_ended && w_out;
-    in_ok <= {1'b0, used} + 7 <= BUF_ROWS && cq_used <= CQ_MAX;
+    in_ok <= used <= ROWS_MAX && cq_used <= CQ_MAX;
     if (rst) begin
         wr_ptr <= 0;
         cq_wp <= 0;
