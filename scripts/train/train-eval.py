@@ -82,7 +82,14 @@ def summarize(recs, out_dir, plots=True):
     for r in recs:
         by.setdefault((r["model"], r["setting"]), []).append(r)
     models = sorted({r["model"] for r in recs}, key=MODELS.index)
-    order = [s for s in all_settings() if any(k[1] == s for k in by)]
+    # every known setting, the width ones (run only when named) after the
+    # sparse ones of the same k
+    known = []
+    for s in all_settings():
+        known.append(s)
+        if s.startswith("ring") and s.endswith("-sparse-ef"):
+            known += [s[:-3].replace("-sparse", "-width"), s.replace("-sparse", "-width")]
+    order = [s for s in known if any(k[1] == s for k in by)]
     lines = ["| model | setting | test accuracy % (mean ± sd) | vs stock | steps to stock's "
              "accuracy (per seed) | kB/step/rank, all steps | vs stock | vs fp16 | "
              "kB/step/rank, last 100 | step ms |",
