@@ -49,6 +49,11 @@ struct inc_transport {
 	 * context; bus mastering is off.
 	 */
 	int (*reset)(struct inc_priv *p);
+	/*
+	 * How many times slower than the board the NIC's clock runs (0 or
+	 * 1: the board): scales the firmware's timeouts (inc_fw.c)
+	 */
+	unsigned int slow_clock;
 };
 
 struct inc_tx_slot {
@@ -111,6 +116,14 @@ struct inc_fault {
 	atomic_t injected;
 };
 
+/* the management firmware's state (inc_fw.c) */
+enum inc_fw_state {
+	INC_FW_NONE,		/* not loaded: the core is halted */
+	INC_FW_BOOTING,		/* loaded and started, not READY yet */
+	INC_FW_RUNNING,		/* READY, its heartbeat moving */
+	INC_FW_DEAD,		/* its heartbeat stopped: the core halted */
+};
+
 /* inc_priv.state bits */
 enum {
 	INC_S_DMA_OFF,		/* bus mastering off: the NIC needs a reset */
@@ -153,6 +166,18 @@ struct inc_priv {
 	struct inc_peers *peers;	/* peers without the NIC (inc_peers.c) */
 	struct dentry *debugfs;
 	struct inc_fault fail_alloc;	/* ring and RX buffer allocations */
+
+	/* the management firmware (inc_fw.c) */
+	struct mutex fw_lock;		/* the mailbox, the loader, fw_* */
+	struct delayed_work fw_work;	/* heartbeat watchdog, reload */
+	enum inc_fw_state fw_state;
+	u8 *fw_image;			/* the checked image, for reloads */
+	bool fw_reload;			/* the NIC was reset: boot again */
+	u32 fw_version, fw_build, fw_caps;
+	u32 fw_hb;			/* FW_HEARTBEAT last seen ... */
+	unsigned long fw_hb_at;		/* ... changing, in jiffies */
+	u32 fw_seq;			/* mailbox sequence numbers */
+	u32 fw_deaths;			/* heartbeats that stopped */
 
 	struct inc_sw_stats xmit_stats;
 	struct inc_sw_stats napi_stats;
@@ -229,6 +254,17 @@ int inc_rx(struct inc_priv *p, int budget);
 int inc_devlink_register(struct inc_priv *p);
 void inc_devlink_unregister(struct inc_priv *p);
 void inc_devlink_report_tx(struct inc_priv *p, const char *msg);
+
+/* inc_fw.c: the management firmware */
+void inc_fw_init(struct inc_priv *p);
+void inc_fw_fini(struct inc_priv *p);
+void inc_fw_reset_done(struct inc_priv *p);
+void inc_fw_inject_halt(struct inc_priv *p);
+int inc_fw_cmd(struct inc_priv *p, u16 op, const u32 *args, unsigned int nargs,
+	       u32 *res, unsigned int nres);
+void inc_fw_version_str(struct inc_priv *p, char *buf, size_t len);
+#define INC_FW_TESTS	3	/* ethtool -t results */
+int inc_fw_selftest(struct inc_priv *p, u64 *data);
 
 /* inc_ethtool.c */
 extern const struct ethtool_ops inc_ethtool_ops;

@@ -131,6 +131,29 @@ static const char *inc_irq_kind(const struct inc_priv *p)
 	return "INTx";
 }
 
+/* debugfs fw_halt: writing 1 halts the firmware's core (a hang to detect) */
+static ssize_t inc_fw_halt_write(struct file *f, const char __user *buf,
+				 size_t len, loff_t *pos)
+{
+	struct inc_priv *p = f->private_data;
+	bool v;
+	int err;
+
+	err = kstrtobool_from_user(buf, len, &v);
+	if (err)
+		return err;
+	if (v)
+		inc_fw_inject_halt(p);
+	return len;
+}
+
+static const struct file_operations inc_fw_halt_fops = {
+	.owner	= THIS_MODULE,
+	.open	= simple_open,
+	.write	= inc_fw_halt_write,
+	.llseek	= no_llseek,
+};
+
 /* debugfs: /sys/kernel/debug/inceptionn/<PCI name>/ (docs/lab-hosts.md) */
 static void inc_debugfs_init(struct inc_priv *p)
 {
@@ -147,6 +170,10 @@ static void inc_debugfs_init(struct inc_priv *p)
 	debugfs_create_u32("resets", 0400, d, &p->resets);
 	debugfs_create_u32("tx_timeouts", 0400, d, &p->tx_timeouts);
 	debugfs_create_u32("tx_flushes", 0400, d, &p->tx_flushes);
+	if (p->features & INC_FEAT_MGMT) {
+		debugfs_create_file("fw_halt", 0200, d, p, &inc_fw_halt_fops);
+		debugfs_create_u32("fw_deaths", 0400, d, &p->fw_deaths);
+	}
 	inc_peers_debugfs(p->peers, d);
 }
 
@@ -186,6 +213,8 @@ int inc_probe(struct pci_dev *pdev, const struct inc_transport *tp,
 	p->tx_size = INC_RING_DEFAULT;
 	p->rx_size = INC_RING_DEFAULT;
 	inc_read_mac(p);
+	/* the management firmware: optional, never fails the probe */
+	inc_fw_init(p);
 	ndev->netdev_ops = &inc_netdev_ops;
 	ndev->ethtool_ops = &inc_ethtool_ops;
 	ndev->watchdog_timeo = 5 * HZ;
@@ -241,6 +270,7 @@ err_unregister:
 err_peers:
 	inc_peers_destroy(p->peers);
 err_master:
+	inc_fw_fini(p);
 	netif_napi_del(&p->napi);
 	tp->set_master(p, false);
 err_free_netdev:
@@ -259,6 +289,7 @@ void inc_remove(struct pci_dev *pdev)
 	cancel_work_sync(&p->reset_task);
 	inc_devlink_unregister(p);
 	debugfs_remove_recursive(p->debugfs);
+	inc_fw_fini(p);
 	inc_wr(p, INC_IRQ_ENABLE, 0);
 	inc_wr(p, INC_CTRL, 0);
 	p->tp->set_master(p, false);
@@ -278,6 +309,7 @@ void inc_shutdown(struct pci_dev *pdev)
 	rtnl_lock();
 	inc_detach(p);
 	rtnl_unlock();
+	inc_fw_fini(p);
 	inc_wr(p, INC_IRQ_ENABLE, 0);
 	inc_wr(p, INC_CTRL, 0);
 	p->tp->set_master(p, false);
@@ -341,6 +373,7 @@ static pci_ers_result_t inc_slot_reset(struct pci_dev *pdev)
 	p->tp->set_master(p, true);
 	clear_bit(INC_S_DMA_OFF, &p->state);
 	clear_bit(INC_S_DMA_CUT, &p->state);
+	inc_fw_reset_done(p);
 	return PCI_ERS_RESULT_RECOVERED;
 }
 
@@ -369,6 +402,7 @@ static void inc_reset_done(struct pci_dev *pdev)
 	p->tp->set_master(p, true);
 	clear_bit(INC_S_DMA_OFF, &p->state);
 	clear_bit(INC_S_DMA_CUT, &p->state);
+	inc_fw_reset_done(p);
 	inc_resume_dev(p);
 }
 

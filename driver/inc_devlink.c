@@ -40,6 +40,18 @@ static int inc_devlink_info_get(struct devlink *dl, struct devlink_info_req *req
 	err = devlink_info_version_running_put(req, "fw.build", buf);
 	if (err)
 		return err;
+	if (READ_ONCE(p->fw_state) == INC_FW_RUNNING) {
+		snprintf(buf, sizeof(buf), "%u.%u.%u",
+			 INC_VERSION_MAJOR(p->fw_version),
+			 INC_VERSION_MINOR(p->fw_version),
+			 INC_VERSION_PATCH(p->fw_version));
+		/* the management firmware */
+		err = devlink_info_version_running_put(req,
+						       DEVLINK_INFO_VERSION_GENERIC_FW,
+						       buf);
+		if (err)
+			return err;
+	}
 	return devlink_info_version_running_put(req, "drv", INC_DRV_VERSION);
 }
 

@@ -39,10 +39,8 @@ static void inc_get_drvinfo(struct net_device *ndev,
 
 	strscpy(info->driver, INC_DRV_NAME, sizeof(info->driver));
 	strscpy(info->version, INC_DRV_VERSION, sizeof(info->version));
-	snprintf(info->fw_version, sizeof(info->fw_version),
-		 "%u.%u.%u build %08x", INC_VERSION_MAJOR(p->version),
-		 INC_VERSION_MINOR(p->version), INC_VERSION_PATCH(p->version),
-		 p->build);
+	/* the management firmware's (the NIC's own: devlink dev info) */
+	inc_fw_version_str(p, info->fw_version, sizeof(info->fw_version));
 	strscpy(info->bus_info, pci_name(p->pdev), sizeof(info->bus_info));
 }
 
@@ -85,9 +83,21 @@ static const u16 inc_dump_regs[] = {
 	INC_IRQ_STATUS, INC_IRQ_ENABLE, INC_IRQ_COAL_TX, INC_IRQ_COAL_RX,
 };
 
+/* the management block (register map 1.4), when FEATURES has MGMT */
+static const u16 inc_dump_regs_mgmt[] = {
+	INC_MGMT_CTRL, INC_FW_STATUS, INC_FW_VERSION, INC_FW_HEARTBEAT,
+	INC_FW_SELFTEST, INC_MBOX_STATUS, INC_MGMT_EVENT,
+};
+
+static unsigned int inc_dump_n(const struct inc_priv *p)
+{
+	return ARRAY_SIZE(inc_dump_regs) +
+	       (p->features & INC_FEAT_MGMT ? ARRAY_SIZE(inc_dump_regs_mgmt) : 0);
+}
+
 static int inc_get_regs_len(struct net_device *ndev)
 {
-	return ARRAY_SIZE(inc_dump_regs) * 2 * sizeof(u32);
+	return inc_dump_n(netdev_priv(ndev)) * 2 * sizeof(u32);
 }
 
 static void inc_get_regs(struct net_device *ndev, struct ethtool_regs *regs,
@@ -98,14 +108,35 @@ static void inc_get_regs(struct net_device *ndev, struct ethtool_regs *regs,
 	unsigned int i;
 
 	regs->version = p->version;
-	for (i = 0; i < ARRAY_SIZE(inc_dump_regs); i++) {
-		*out++ = inc_dump_regs[i];
-		*out++ = inc_rd(p, inc_dump_regs[i]);
+	for (i = 0; i < inc_dump_n(p); i++) {
+		u16 off = i < ARRAY_SIZE(inc_dump_regs) ? inc_dump_regs[i] :
+			  inc_dump_regs_mgmt[i - ARRAY_SIZE(inc_dump_regs)];
+
+		*out++ = off;
+		*out++ = inc_rd(p, off);
 	}
+}
+
+/* ethtool -t: the firmware's self-test (inc_fw_selftest) */
+static const char inc_test_names[INC_FW_TESTS][ETH_GSTRING_LEN] = {
+	"fw mailbox (0 ok)",
+	"codec sets not run (of 6)",
+	"codec sets failed",
+};
+
+static void inc_self_test(struct net_device *ndev, struct ethtool_test *t,
+			  u64 *data)
+{
+	if (inc_fw_selftest(netdev_priv(ndev), data))
+		t->flags |= ETH_TEST_FL_FAILED;
 }
 
 static int inc_get_sset_count(struct net_device *ndev, int sset)
 {
+	struct inc_priv *p = netdev_priv(ndev);
+
+	if (sset == ETH_SS_TEST && (p->features & INC_FEAT_MGMT))
+		return INC_FW_TESTS;
 	if (sset != ETH_SS_STATS)
 		return -EOPNOTSUPP;
 	return INC_ST_N + ARRAY_SIZE(inc_sw_stat_desc);
@@ -115,6 +146,10 @@ static void inc_get_strings(struct net_device *ndev, u32 sset, u8 *data)
 {
 	unsigned int i;
 
+	if (sset == ETH_SS_TEST) {
+		memcpy(data, inc_test_names, sizeof(inc_test_names));
+		return;
+	}
 	if (sset != ETH_SS_STATS)
 		return;
 	memcpy(data, inc_hw_stat_names, sizeof(inc_hw_stat_names));
@@ -239,6 +274,7 @@ const struct ethtool_ops inc_ethtool_ops = {
 	.get_regs_len		= inc_get_regs_len,
 	.get_regs		= inc_get_regs,
 	.get_sset_count		= inc_get_sset_count,
+	.self_test		= inc_self_test,
 	.get_strings		= inc_get_strings,
 	.get_ethtool_stats	= inc_get_ethtool_stats,
 	.get_eth_mac_stats	= inc_get_eth_mac_stats,

@@ -183,6 +183,8 @@ static int inc_reset_nic(struct inc_priv *p)
 	clear_bit(INC_S_DMA_CUT, &p->state);
 	p->resets++;
 	netdev_info(p->ndev, "NIC reset (%u since probe)\n", p->resets);
+	/* the reset halted the management core: its firmware again */
+	inc_fw_reset_done(p);
 	return 0;
 }
 

@@ -204,6 +204,8 @@ static const struct inc_transport inc_sim_transport = {
 	.write		= inc_sim_write,
 	.set_master	= inc_sim_set_master,
 	.reset		= inc_sim_reset,
+	/* incsim runs the RTL some 100 times slower than the board */
+	.slow_clock	= 100,
 };
 
 /* Is this ivshmem device incsim's? Reads the window only. */

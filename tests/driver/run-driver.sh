@@ -75,7 +75,7 @@ else
 		nic_mtu.sh nic_iperf.sh \
 		nic_grad_tcp.sh nic_grad_udp.sh nic_grad_width.sh nic_plain_peer.sh nic_peers.sh \
 		nic_peers_retrans.sh nic_reconfig.sh \
-		sockopt nic_mark_unload.sh nic_reload.sh nic_cycles.sh >"$list"
+		sockopt nic_mark_unload.sh nic_firmware.sh nic_reload.sh nic_cycles.sh >"$list"
 fi
 files=(--file "$ko:/lib/modules/inceptionn.ko"
 	--file "$KS/tools/testing/selftests/kselftest/runner.sh:/kselftest/kselftest/runner.sh"
@@ -83,6 +83,9 @@ files=(--file "$ko:/lib/modules/inceptionn.ko"
 	--file "$KS/$NETDEVICE:/kselftest/net/netdevice.sh"
 	--file "$OUT/sockopt:/kselftest/inceptionn/sockopt"
 	--file "$OUT/forge:/kselftest/inceptionn/forge")
+# the management firmware, where request_firmware() looks (make firmware)
+FWBIN=$BUILD/firmware/inceptionn-fw.bin
+make --no-print-directory firmware >&2 || { echo "Bail out! make firmware failed"; exit 1; }
 for f in tests/driver/selftests/*; do
 	files+=(--file "$f:/kselftest/inceptionn/$(basename "$f")")
 done
@@ -94,7 +97,11 @@ bins=(--bin ethtool --bin iperf3 --bin /sbin/ip --bin /sbin/devlink)
 [ -x "$BUILD/bin/incgrad" ] || make --no-print-directory "$BUILD/bin/incgrad" >&2 ||
 	{ echo "Bail out! incgrad did not build"; exit 1; }
 bins+=(--bin "$BUILD/bin/incgrad")
-tests/vm/mkinitrd.sh "$OUT/main.cpio.gz" "${files[@]}" "${bins[@]}" --kmod tls --kmod 8021q \
+# the firmware in the main guest only: the peer's NIC runs without it (the
+# missing-file path), and its incsim stays idle when the NIC is (a running
+# core keeps incsim simulating)
+tests/vm/mkinitrd.sh "$OUT/main.cpio.gz" "${files[@]}" "${bins[@]}" \
+	--file "$FWBIN:/lib/firmware/inceptionn/inceptionn-fw.bin" --kmod tls --kmod 8021q \
 	--script tests/driver/guest-main.sh || { echo "Bail out! mkinitrd"; exit 1; }
 tests/vm/mkinitrd.sh "$OUT/peer.cpio.gz" "${files[@]}" "${bins[@]}" \
 	--script tests/driver/guest-peer.sh || { echo "Bail out! mkinitrd"; exit 1; }

@@ -10,7 +10,9 @@ drv=$(basename "$(readlink /sys/class/net/$IF/device/driver)")
 info=$(ethtool -i "$IF") || fail "ethtool -i"
 echo "$info" | sed 's/^/  /'
 echo "$info" | grep -q '^driver: inceptionn$' || fail "ethtool -i: driver"
-echo "$info" | grep -q '^firmware-version: 1\.[0-9]*\.[0-9]* build ' || fail "ethtool -i: firmware-version"
+# the management firmware's (nic_firmware.sh): running, still starting, or none
+echo "$info" | grep -Eq '^firmware-version: ([0-9]+\.[0-9]+\.[0-9]+ build [0-9a-f]{8}|starting|none)$' ||
+	fail "ethtool -i: firmware-version"
 echo "$info" | grep -q '^bus-info: 0000:' || fail "ethtool -i: bus-info"
 dmesg | grep -q "inceptionn NIC v1\.[0-9]*\.[0-9]* .* via incsim (ivshmem), MSI-X" ||
 	fail "no probe message with version and MSI-X"
