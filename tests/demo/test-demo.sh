@@ -107,8 +107,10 @@ sed 's/^/# /' "$wlog" | grep -v '^# \[' | grep -v '^# [a-z_]* *[0-9]* *[0-9]*$' 
 check "MODE=width: demo exits 0, every verification passed" \
 	eval '[ "$rc" -eq 0 ] && grep -q "^every verification passed" "$wlog"'
 # FEATURES bit 12 set: the fourth hex digit from the right is odd
-check "MODE=width: both hosts report register map 1.3 or later and FEATURES with bit 12 set" eval \
-	'[ "$(grep -Ec "host[01]: NIC up: 1\.([3-9]|[1-9][0-9])\.[0-9]+ .*FEATURES 0x[0-9a-f]*[13579bdf][0-9a-f]{3}\$" "$wlog")" -eq 2 ]'
+# (the "NIC up" line gives ethtool -i's firmware-version, the management
+# firmware's, "none" here: bit 12 alone says the NIC has width mode)
+check "MODE=width: both hosts report FEATURES with bit 12 set" eval \
+	'[ "$(grep -Ec "host[01]: NIC up: .*FEATURES 0x[0-9a-f]*[13579bdf][0-9a-f]{3}\$" "$wlog")" -eq 2 ]'
 for t in "marked    0->1" "marked    1->0"; do
 	check "MODE=width: row '$t' passes within 2^-10" grep -q "^$t .* pass: within 2^-10" "$wlog"
 done
