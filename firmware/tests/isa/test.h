@@ -65,10 +65,11 @@
 	la t0, unexpected_trap; csrw mtvec, t0;
 
 /*
- * a table of count rows {v1, v2, expected} (words): check base + i is row
- * i, a0 = v1 OP v2 (for the M extension's long lists)
+ * a table of count checks (for the M extension's long lists): check base + i
+ * is a0 = v1 OP v2 with row i of ops ({v1, v2}, two words a row) and word i
+ * of exp (the expected value); one operand table serves every instruction
  */
-#define TEST_TABLE(base, inst, table, count) \
-	li TESTNUM, base; la s0, table; li s1, count; \
-	1: lw a1, 0(s0); lw a2, 4(s0); lw t6, 8(s0); inst a0, a1, a2; bne a0, t6, fail; \
-	addi s0, s0, 12; addi TESTNUM, TESTNUM, 1; addi s1, s1, -1; bnez s1, 1b;
+#define TEST_TABLE(base, inst, ops, exp, count) \
+	li TESTNUM, base; la s0, ops; la s2, exp; li s1, count; \
+	1: lw a1, 0(s0); lw a2, 4(s0); lw t6, 0(s2); inst a0, a1, a2; bne a0, t6, fail; \
+	addi s0, s0, 8; addi s2, s2, 4; addi TESTNUM, TESTNUM, 1; addi s1, s1, -1; bnez s1, 1b;
