@@ -101,7 +101,7 @@ build() {
 	BIN=
 	if [ "$sim" = icarus ]; then
 		log=$B/tb-icarus-$tag.log
-		if iverilog -g2005 -Wall -P$top.MUTANT="$m" -s $top \
+		if iverilog -g2005 -Wall -Itests/rtl/mgmt -P$top.MUTANT="$m" -s $top \
 			-o "$B/tb-icarus-$tag.vvp" "$tb" "${srcs[@]}" >"$log" 2>&1 &&
 		   [ ! -s "$log" ]; then
 			BIN=$B/tb-icarus-$tag.vvp
@@ -111,7 +111,7 @@ build() {
 	else
 		log=$B/tb-verilator-$tag.log
 		rm -rf "$B/vl-$tag"
-		if verilator --binary --timing -Wall -GMUTANT="$m" --top-module $top \
+		if verilator --binary --timing -Wall -Itests/rtl/mgmt -GMUTANT="$m" --top-module $top \
 			--Mdir "$B/vl-$tag" -o Vtb "$tb" "${srcs[@]}" >"$log" 2>&1 &&
 		   ! grep -q '%Warning\|%Error' "$log"; then
 			BIN=$B/vl-$tag/Vtb

@@ -17,6 +17,8 @@
 `timescale 1ns / 1ps
 `default_nettype none
 
+`include "tb_mgmt_args.vh"
+
 module tb_mgmt_cpu_stall;
 
 // mgmt_cpu's deliberate fault (0: none)
@@ -118,25 +120,7 @@ initial begin
     end
     for (j = 0; j < 16; j = j + 1)
         scratch[j] = 32'd0;
-    if (!$value$plusargs("imem=%s", f_imem)) begin
-        $display("RESULT status=error no +imem=FILE");
-        $finish;
-    end
-    if (!$value$plusargs("imem_words=%d", n_i))
-        n_i = 0;
-    if (!$value$plusargs("dmem_words=%d", n_d))
-        n_d = 0;
-    if (!$value$plusargs("timeout=%d", timeout))
-        timeout = 200000;
-    if (n_i > 0)
-        $readmemh(f_imem, imem, 0, n_i - 1);
-    if (n_d > 0) begin
-        if (!$value$plusargs("dmem=%s", f_dmem)) begin
-            $display("RESULT status=error no +dmem=FILE");
-            $finish;
-        end
-        $readmemh(f_dmem, dmem, 0, n_d - 1);
-    end
+    `TB_MGMT_ARGS(imem, dmem)
     repeat (4) @(negedge clk);
     rst = 1'b0;
 end

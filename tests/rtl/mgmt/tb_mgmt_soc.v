@@ -24,6 +24,8 @@
 `timescale 1ns / 1ps
 `default_nettype none
 
+`include "tb_mgmt_args.vh"
+
 module tb_mgmt_soc;
 
 // mgmt_cpu's deliberate fault (0: none), for the harness's negative checks
@@ -126,25 +128,7 @@ integer      clocks = 0;
 reg          running = 1'b0;
 
 initial begin
-    if (!$value$plusargs("imem=%s", f_imem)) begin
-        $display("RESULT status=error no +imem=FILE");
-        $finish;
-    end
-    if (!$value$plusargs("imem_words=%d", n_i))
-        n_i = 0;
-    if (!$value$plusargs("dmem_words=%d", n_d))
-        n_d = 0;
-    if (!$value$plusargs("timeout=%d", timeout))
-        timeout = 200000;
-    if (n_i > 0)
-        $readmemh(f_imem, img_i, 0, n_i - 1);
-    if (n_d > 0) begin
-        if (!$value$plusargs("dmem=%s", f_dmem)) begin
-            $display("RESULT status=error no +dmem=FILE");
-            $finish;
-        end
-        $readmemh(f_dmem, img_d, 0, n_d - 1);
-    end
+    `TB_MGMT_ARGS(img_i, img_d)
     // stimulus on the falling edge: no race with the design's rising edge
     repeat (4) @(negedge clk);
     rst = 1'b0;
