@@ -9,16 +9,21 @@
 #   install          build inceptionn.ko against KDIR (scripts/build-module.sh)
 #                    and install it as
 #                    $DESTDIR$INSTALL_MOD_PATH/lib/modules/$KVER/$INSTALL_MOD_DIR/inceptionn.ko,
-#                    then run depmod (with -b when staging into a directory)
-#   uninstall        remove that file, run depmod
+#                    then run depmod (with -b when staging into a directory);
+#                    and the management firmware (make firmware) as
+#                    $DESTDIR$INSTALL_MOD_PATH/lib/firmware/inceptionn/inceptionn-fw.bin,
+#                    where the driver's request_firmware() looks
+#   uninstall        remove both files, run depmod
 #   install-headers  include/uapi/inceptionn/inceptionn.h to
 #                    $DESTDIR$PREFIX/include/inceptionn/
 #   dkms-install     copy the sources (dkms.conf, Kbuild, driver/, include/) to
 #                    /usr/src/inceptionn-$VERSION, then dkms add, build and
 #                    install for KVER; an earlier registration of the same
-#                    version is removed first
+#                    version is removed first; the firmware as for install
+#                    (it does not depend on the kernel, so DKMS does not
+#                    carry it)
 #   dkms-remove      dkms remove every registered version of inceptionn, and
-#                    their /usr/src/inceptionn-* copies
+#                    their /usr/src/inceptionn-* copies; the firmware
 #   dkms-tree DIR    only copy the DKMS source tree to DIR (used by the tests)
 #   version          print the driver's version (INC_DRV_VERSION, driver/inc.h)
 # environment:
@@ -60,6 +65,28 @@ dkms_tree() {
 	done
 }
 
+FW_REL=lib/firmware/inceptionn/inceptionn-fw.bin
+
+# the firmware image, built (firmware/firmware.mk; clang and lld)
+fw_image() {
+	make --no-print-directory BUILD="${BUILD:-build}" firmware >&2 ||
+		die "make firmware failed (clang, lld: scripts/install-deps.sh rtl)"
+	echo "${BUILD:-build}/firmware/inceptionn-fw.bin"
+}
+
+fw_install() {	# fw_install ROOT
+	local fw
+	fw=$(fw_image)
+	install -D -m 0644 "$fw" "$1/$FW_REL"
+	echo "  INSTALL $1/$FW_REL"
+}
+
+fw_remove() {	# fw_remove ROOT
+	rm -f "$1/$FW_REL"
+	rmdir --ignore-fail-on-non-empty "$(dirname "$1/$FW_REL")" 2>/dev/null || true
+	echo "  REMOVE  $1/$FW_REL"
+}
+
 need_root() {
 	[ "$(id -u)" -eq 0 ] || die "$1 needs root (sudo make $1)"
 }
@@ -81,11 +108,13 @@ install | uninstall)
 		[ -n "$root" ] || need_root install
 		install -D -m 0644 "$ko" "$dir/$NAME.ko"
 		echo "  INSTALL $dir/$NAME.ko"
+		fw_install "$root"
 	else
 		[ -n "$root" ] || need_root uninstall
 		rm -f "$dir/$NAME.ko"
 		rmdir --ignore-fail-on-non-empty "$dir" 2>/dev/null || true
 		echo "  REMOVE  $dir/$NAME.ko"
+		fw_remove "$root"
 	fi
 	depmod=${DEPMOD:-depmod}
 	if [ -n "$root" ]; then
@@ -115,6 +144,7 @@ dkms-install)
 	dkms add -m "$NAME" -v "$ver"
 	dkms build -m "$NAME" -v "$ver" -k "$kver" --kernelsourcedir "$kdir"
 	dkms install -m "$NAME" -v "$ver" -k "$kver" --kernelsourcedir "$kdir"
+	fw_install ""
 	dkms status -m "$NAME" ;;
 dkms-remove)
 	need_root dkms-remove
@@ -129,6 +159,7 @@ dkms-remove)
 		[ -f "$d/dkms.conf" ] && grep -q "^PACKAGE_NAME=\"$NAME\"" "$d/dkms.conf" &&
 			rm -rf "$d" && echo "  REMOVE  $d"
 	done
+	fw_remove ""
 	true ;;
 *)
 	echo "usage: $0 install|uninstall|install-headers|dkms-install|dkms-remove|dkms-tree DIR|version" >&2

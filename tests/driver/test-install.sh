@@ -5,7 +5,10 @@
 #   - `make install INSTALL_MOD_PATH=<tmp>` stages inceptionn.ko under
 #     lib/modules/KVER/extra/, with depmod's files, and modinfo on it shows
 #     the right name, vermagic, version, licence and PCI aliases (the board,
-#     10ee:4943, and incsim's ivshmem device, 1af4:1110);
+#     10ee:4943, and incsim's ivshmem device, 1af4:1110); and the management
+#     firmware as lib/firmware/inceptionn/inceptionn-fw.bin, the image make
+#     firmware built, which mkfwimage --check accepts; `make uninstall`
+#     removes both;
 #   - `make install-headers DESTDIR=<tmp>` stages the socket option's header;
 #   - dkms.conf's version is the driver's (INC_DRV_VERSION, driver/inc.h);
 #   - `dkms build` of the DKMS source tree against the same kernel builds
@@ -42,7 +45,7 @@ check() {	# check DESCRIPTION COMMAND...
 }
 diag() { sed 's/^/# /'; }
 
-echo "1..16"
+echo "1..21"
 
 KDIR=$(scripts/kdir.sh) || { echo "Bail out! no kernel headers (scripts/install-deps.sh vm)"; exit 1; }
 KVER=$(KDIR=$KDIR scripts/kdir.sh --kver) || { echo "Bail out! no kernel release in $KDIR"; exit 1; }
@@ -66,10 +69,19 @@ fi
 check "it staged lib/modules/$KVER/extra/inceptionn.ko" test -f "$ko"
 check "depmod ran on the staging tree: modules.dep lists it" \
 	grep -q '^extra/inceptionn.ko:' "$stage/lib/modules/$KVER/modules.dep"
-# nothing outside lib/modules/KVER of the staging tree
-check "it wrote nothing but lib/modules/$KVER" \
+# nothing outside lib/modules/KVER and lib/firmware/inceptionn of the staging tree
+check "it wrote nothing but lib/modules/$KVER and lib/firmware/inceptionn" \
 	test "$(cd "$stage" && find . -mindepth 1 -maxdepth 3 | sort | tr '\n' ' ')" = \
-	"./lib ./lib/modules ./lib/modules/$KVER "
+	"./lib ./lib/firmware ./lib/firmware/inceptionn ./lib/modules ./lib/modules/$KVER "
+fw=$stage/lib/firmware/inceptionn/inceptionn-fw.bin
+check "it staged lib/firmware/inceptionn/inceptionn-fw.bin: make firmware's image" \
+	cmp -s "$BUILD/firmware/inceptionn-fw.bin" "$fw"
+if "$BUILD/firmware/host/mkfwimage" --check "$fw" >"$TMP/fwcheck.log" 2>&1; then
+	ok "mkfwimage --check accepts the staged firmware"
+else
+	not_ok "mkfwimage --check accepts the staged firmware"
+	diag <"$TMP/fwcheck.log"
+fi
 
 modinfo "$ko" >"$TMP/modinfo" 2>&1
 field() { sed -n "s/^$1: *//p" "$TMP/modinfo"; }
@@ -82,7 +94,17 @@ check "modinfo: alias for the board, PCI 10ee:4943" \
 	grep -qx 'alias: *pci:v000010EEd00004943sv\*sd\*bc\*sc\*i\*' "$TMP/modinfo"
 check "modinfo: alias for incsim's ivshmem device, PCI 1af4:1110" \
 	grep -qx 'alias: *pci:v00001AF4d00001110sv\*sd\*bc\*sc\*i\*' "$TMP/modinfo"
+check "modinfo: firmware inceptionn/inceptionn-fw.bin (MODULE_FIRMWARE, for initramfs tools)" \
+	grep -qx 'firmware: *inceptionn/inceptionn-fw.bin' "$TMP/modinfo"
 [ "$fails" -eq 0 ] || diag <"$TMP/modinfo"
+
+if make --no-print-directory uninstall INSTALL_MOD_PATH="$stage" >"$TMP/uninstall.log" 2>&1; then
+	ok "make uninstall INSTALL_MOD_PATH=<tmp>"
+else
+	not_ok "make uninstall INSTALL_MOD_PATH=<tmp>"
+	tail -n 20 "$TMP/uninstall.log" | diag
+fi
+check "it removed inceptionn.ko and the firmware" test ! -e "$ko" -a ! -e "$fw"
 
 # ---- the header ------------------------------------------------------------
 if make --no-print-directory install-headers DESTDIR="$TMP/hdr" >"$TMP/hdr.log" 2>&1 &&
