@@ -55,6 +55,9 @@ struct vl_nic {
 	~vl_nic()
 	{
 		m->final();
+		// the public scopes (vl_nic.vlt) leave the thread's context when
+		// deleted: make it this model's, not one deleted before
+		Verilated::threadContextp(&ctx);
 		delete m;
 	}
 };
