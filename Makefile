@@ -163,11 +163,12 @@ RTL_MGMT  := $(sort $(wildcard rtl/mgmt/*.v))
 # $(call nic_model,LANES,DIR-SUFFIX,TEST-SUFFIX).
 define nic_model
 $$(VLDIR)/nic$(2)/Vnic__ALL.a: $$(RTL_CODEC) $$(RTL_CODEC_H) $$(RTL_NIC) $$(RTL_NIC_H) \
-	$$(RTL_MGMT)
+	$$(RTL_MGMT) sim/nic/vl_nic.vlt
 	@echo "  VERILATE nic ($(1) lanes)"
 	$$(Q)rm -rf $$(VLDIR)/nic$(2) && mkdir -p $$(VLDIR) && \
 		verilator --cc -O3 -Wall --prefix Vnic --top-module inc_nic -Irtl/nic -Irtl/codec \
-		-Irtl/mgmt -GLANES=$(1) --Mdir $$(VLDIR)/nic$(2) $$(RTL_CODEC) $$(RTL_NIC) $$(RTL_MGMT)
+		-Irtl/mgmt -GLANES=$(1) --Mdir $$(VLDIR)/nic$(2) sim/nic/vl_nic.vlt \
+		$$(RTL_CODEC) $$(RTL_NIC) $$(RTL_MGMT)
 	$$(Q)$$(MAKE) -s -C $$(VLDIR)/nic$(2) -f Vnic.mk Vnic__ALL.a OPT_FAST=-O2 \
 		CXX=g++ >/dev/null
 

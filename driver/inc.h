@@ -50,10 +50,12 @@ struct inc_transport {
 	 */
 	int (*reset)(struct inc_priv *p);
 	/*
-	 * How many times slower than the board the NIC's clock runs (0 or
-	 * 1: the board): scales the firmware's timeouts (inc_fw.c)
+	 * The NIC's own time in ns, from its clock (NULL: the kernel's
+	 * clock, as on the board): the firmware's timeouts count it
+	 * (inc_fw.c). A simulated NIC's clock keeps no fixed pace with the
+	 * wall clock.
 	 */
-	unsigned int slow_clock;
+	u64 (*nic_time_ns)(struct inc_priv *p);
 };
 
 struct inc_tx_slot {
@@ -176,6 +178,7 @@ struct inc_priv {
 	u32 fw_version, fw_build, fw_caps;
 	u32 fw_hb;			/* FW_HEARTBEAT last seen ... */
 	unsigned long fw_hb_at;		/* ... changing, in jiffies */
+	u64 fw_hb_ns;			/* ... and in NIC time (inc_fw_mark) */
 	u32 fw_seq;			/* mailbox sequence numbers */
 	u32 fw_deaths;			/* heartbeats that stopped */
 

@@ -24,6 +24,8 @@
 #include <linux/firmware.h>
 #include <linux/iopoll.h>
 #include <linux/jiffies.h>
+#include <linux/ktime.h>
+#include <linux/math64.h>
 #include <linux/slab.h>
 #include <asm/unaligned.h>
 
@@ -36,10 +38,63 @@
 
 MODULE_FIRMWARE(INC_FW_FILE);
 
-/* times on the board; a simulated NIC's clock is far slower (transport) */
-static unsigned int inc_fw_ms(const struct inc_priv *p, unsigned int ms)
+/*
+ * The firmware's timeouts are in the NIC's time: the kernel's clock on the
+ * board, the NIC's clock count on a transport that has its own
+ * (nic_time_ns: incsim, whose clock keeps no fixed pace with the wall
+ * clock). There the wall clock is a backstop only, INC_FW_WALL_BACKSTOP
+ * times the timeout, so that a simulator that stopped counting does not
+ * hold a wait for ever.
+ */
+#define INC_FW_WALL_BACKSTOP	1000
+
+struct inc_fw_clock {
+	u64 ns;			/* NIC time */
+	unsigned long at;	/* jiffies */
+};
+
+static u64 inc_fw_now(struct inc_priv *p)
 {
-	return ms * (p->tp->slow_clock ? p->tp->slow_clock : 1);
+	return p->tp->nic_time_ns ? p->tp->nic_time_ns(p) : ktime_get_ns();
+}
+
+static void inc_fw_clock_start(struct inc_priv *p, struct inc_fw_clock *c)
+{
+	c->ns = inc_fw_now(p);
+	c->at = jiffies;
+}
+
+/* the NIC's time since c, in ms */
+static unsigned int inc_fw_since_ms(struct inc_priv *p,
+				    const struct inc_fw_clock *c)
+{
+	return div_u64(inc_fw_now(p) - c->ns, NSEC_PER_MSEC);
+}
+
+/* ms of the NIC's time have passed since c (or the wall backstop) */
+static bool inc_fw_expired(struct inc_priv *p, const struct inc_fw_clock *c,
+			   unsigned int ms)
+{
+	if (inc_fw_now(p) - c->ns >= (u64)ms * NSEC_PER_MSEC)
+		return true;
+	return p->tp->nic_time_ns &&
+	       time_after_eq(jiffies, c->at +
+			     msecs_to_jiffies(ms * INC_FW_WALL_BACKSTOP));
+}
+
+/* the heartbeat's (or the start's) time: p->fw_hb_ns, p->fw_hb_at */
+static void inc_fw_mark(struct inc_priv *p)
+{
+	struct inc_fw_clock c;
+
+	inc_fw_clock_start(p, &c);
+	p->fw_hb_ns = c.ns;
+	p->fw_hb_at = c.at;
+}
+
+static struct inc_fw_clock inc_fw_marked(const struct inc_priv *p)
+{
+	return (struct inc_fw_clock){ .ns = p->fw_hb_ns, .at = p->fw_hb_at };
 }
 
 static u32 inc_get32(const u8 *b)
@@ -121,9 +176,10 @@ static void inc_fw_halt(struct inc_priv *p)
 static int inc_fw_cmd_locked(struct inc_priv *p, u16 op, const u32 *args,
 			     unsigned int nargs, u32 *res, unsigned int nres)
 {
+	struct inc_fw_clock t;
 	u32 v, seq, w0;
 	unsigned int i;
-	int err;
+	int err = 0;
 
 	lockdep_assert_held(&p->fw_lock);
 	if (p->fw_state != INC_FW_RUNNING ||
@@ -139,9 +195,18 @@ static int inc_fw_cmd_locked(struct inc_priv *p, u16 op, const u32 *args,
 	seq = ++p->fw_seq & 0xffff;
 	inc_wr(p, INC_MBOX_CMD, seq << 16 | op);
 	inc_wr(p, INC_MBOX_DOORBELL, 1);
-	err = read_poll_timeout(inc_rd, v, v == ~0u || !(v & INC_MBOX_STATUS_BUSY),
-				20, inc_fw_ms(p, 100) * USEC_PER_MSEC, false,
-				p, INC_MBOX_STATUS);
+	/* 100 ms of the NIC's time */
+	inc_fw_clock_start(p, &t);
+	for (;;) {
+		v = inc_rd(p, INC_MBOX_STATUS);
+		if (v == ~0u || !(v & INC_MBOX_STATUS_BUSY))
+			break;
+		if (inc_fw_expired(p, &t, 100)) {
+			err = -ETIMEDOUT;
+			break;
+		}
+		usleep_range(20, 40);
+	}
 	if (err) {
 		netdev_warn(p->ndev, "firmware did not complete command 0x%04x\n",
 			    op);
@@ -191,7 +256,7 @@ static void inc_fw_start(struct inc_priv *p)
 		       inc_get32(b + INC_FWIMG_HDR_BYTES + i));
 	inc_wr(p, INC_MGMT_CTRL, 0);
 	p->fw_state = INC_FW_BOOTING;
-	p->fw_hb_at = jiffies;	/* the start: READY within 1 s */
+	inc_fw_mark(p);		/* the start: READY within 1 s */
 }
 
 /*
@@ -203,12 +268,13 @@ static bool inc_fw_booted(struct inc_priv *p)
 {
 	struct device *dev = &p->pdev->dev;
 	u32 hdr_ver = inc_get32(p->fw_image + 8), st, ver, res[3];
-	unsigned int ms = inc_fw_ms(p, 1000);
+	struct inc_fw_clock start = inc_fw_marked(p);
+	unsigned int ms = 1000;
 	int err;
 
 	st = inc_rd(p, INC_FW_STATUS);
 	if (st != ~0u && !(st & (INC_FW_STATUS_READY | INC_FW_STATUS_BOOT_ERROR)) &&
-	    time_before(jiffies, p->fw_hb_at + msecs_to_jiffies(ms)))
+	    !inc_fw_expired(p, &start, ms))
 		return false;
 	p->fw_state = INC_FW_NONE;
 	if (st == ~0u || !(st & INC_FW_STATUS_READY) ||
@@ -218,7 +284,7 @@ static bool inc_fw_booted(struct inc_priv *p)
 			dev_err(dev, "firmware boot error 0x%04x (FW_STATUS 0x%08x): core halted, running without firmware\n",
 				st >> INC_FW_STATUS_ERR_SHIFT, st);
 		else
-			dev_err(dev, "firmware not ready %u ms after its start (FW_STATUS 0x%08x): core halted, running without firmware\n",
+			dev_err(dev, "firmware not ready %u ms (NIC time) after its start (FW_STATUS 0x%08x): core halted, running without firmware\n",
 				ms, st);
 		return true;
 	}
@@ -238,7 +304,7 @@ static bool inc_fw_booted(struct inc_priv *p)
 	p->fw_version = ver;
 	p->fw_state = INC_FW_RUNNING;
 	p->fw_hb = inc_rd(p, INC_FW_HEARTBEAT);
-	p->fw_hb_at = jiffies;
+	inc_fw_mark(p);
 	err = inc_fw_cmd_locked(p, INC_MBOX_OP_GET_VERSION, NULL, 0, res,
 				ARRAY_SIZE(res));
 	if (err) {
@@ -266,6 +332,7 @@ static void inc_fw_work(struct work_struct *work)
 {
 	struct inc_priv *p = container_of(to_delayed_work(work),
 					  struct inc_priv, fw_work);
+	struct inc_fw_clock hb_at;
 	u32 hb, st;
 
 	mutex_lock(&p->fw_lock);
@@ -289,12 +356,11 @@ static void inc_fw_work(struct work_struct *work)
 		goto out;
 	if (hb != p->fw_hb && !(st & INC_FW_STATUS_BOOT_ERROR)) {
 		p->fw_hb = hb;
-		p->fw_hb_at = jiffies;
+		inc_fw_mark(p);
 		goto out;
 	}
-	if (!(st & INC_FW_STATUS_BOOT_ERROR) &&
-	    time_before(jiffies, p->fw_hb_at +
-			msecs_to_jiffies(inc_fw_ms(p, 500))))
+	hb_at = inc_fw_marked(p);
+	if (!(st & INC_FW_STATUS_BOOT_ERROR) && !inc_fw_expired(p, &hb_at, 500))
 		goto out;
 	p->fw_state = INC_FW_DEAD;
 	p->fw_deaths++;
@@ -305,8 +371,9 @@ static void inc_fw_work(struct work_struct *work)
 			   inc_rd(p, INC_MBOX_RSP + 4 * (INC_FW_CRASH_RSP + 1)),
 			   inc_rd(p, INC_MBOX_RSP + 4 * (INC_FW_CRASH_RSP + 2)));
 	else
-		netdev_err(p->ndev, "firmware heartbeat stopped: FW_HEARTBEAT %u for %u ms (FW_STATUS 0x%08x): core halted, the NIC runs on without firmware\n",
-			   hb, jiffies_to_msecs(jiffies - p->fw_hb_at), st);
+		netdev_err(p->ndev, "firmware heartbeat stopped: FW_HEARTBEAT %u for %u ms of the NIC's time, %u ms wall (FW_STATUS 0x%08x): core halted, the NIC runs on without firmware\n",
+			   hb, inc_fw_since_ms(p, &hb_at),
+			   jiffies_to_msecs(jiffies - p->fw_hb_at), st);
 	inc_fw_halt(p);
 out:
 	if (p->fw_state == INC_FW_BOOTING)

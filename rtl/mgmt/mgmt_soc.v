@@ -85,7 +85,14 @@ module mgmt_soc #
     output reg         tohost_valid = 1'b0,
 
     // the core waits in WFI
-    output wire        cpu_sleeping
+    output wire        cpu_sleeping,
+    // the core is asleep: in WFI for the last two clocks with its interrupt
+    // inputs unchanged for three. An enabled interrupt would have woken it
+    // (mip follows the inputs a clock later), so until an interrupt input
+    // changes, only the timer (mtime, its prescaler) and the core's mcycle
+    // change: a simulator may skip those clocks, advancing them
+    // (docs/sim.md "A sleeping core")
+    output wire        cpu_asleep
 );
 
 localparam [3:0] R_IMEM = 4'h0, R_DMEM = 4'h1, R_TIMER = 4'h2, R_TEST = 4'h3, R_REG = 4'h4;
@@ -231,6 +238,24 @@ mgmt_timer #(
     .rdata(tm_rdata),
     .irq(timer_irq)
 );
+
+// asleep: WFI held with the interrupt inputs unchanged (cpu_asleep)
+wire [1:0] irq_in = {irq_external | test_irq, timer_irq};
+reg  [1:0] irq_in_q = 2'b00, irq_in_qq = 2'b00;
+reg        wfi_q = 1'b0;
+
+always @(posedge clk) begin
+    irq_in_q <= irq_in;
+    irq_in_qq <= irq_in_q;
+    wfi_q <= cpu_sleeping;
+    if (rst) begin
+        irq_in_q <= 2'b00;
+        irq_in_qq <= 2'b00;
+        wfi_q <= 1'b0;
+    end
+end
+
+assign cpu_asleep = cpu_sleeping && wfi_q && irq_in == irq_in_q && irq_in_q == irq_in_qq;
 
 // test registers
 reg [31:0] test_rdata = 32'd0;

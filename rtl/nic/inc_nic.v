@@ -56,6 +56,12 @@ module inc_nic #
     // nothing to do and nothing in flight: the clock may stop (a simulator
     // sleeps; a board may gate it) until a CSR access or a frame comes
     output wire          idle,
+    // idle, except that the management core is asleep (WFI, no interrupt
+    // coming) rather than halted: the clock must run for the core's timer,
+    // but until the timer reaches mtimecmp or an input changes only the
+    // timer (mtime, its prescaler) and the core's mcycle change; a
+    // simulator skips those clocks and advances them (docs/sim.md)
+    output wire          sleep,
 
     input  wire [15:0]   s_axil_awaddr,
     input  wire          s_axil_awvalid,
@@ -123,7 +129,7 @@ wire [63:0] txq_base, rxq_base;
 wire [3:0]  txq_size, rxq_size;
 wire [15:0] txq_prod, rxq_prod, txq_cons, rxq_cons;
 wire [2:0]  irq_enable, irq_fired;
-wire        mgmt_event, mgmt_quiet;
+wire        mgmt_event, mgmt_quiet, mgmt_sleep;
 // the management core's register bus, and nic_mgmt's registers
 wire        mc_req_valid, mc_req_ready, mc_req_we, mc_rsp_valid, mc_rsp_err;
 wire [23:0] mc_req_addr;
@@ -198,7 +204,7 @@ nic_mgmt #(
     .m_reg_req_wstrb(mc_req_wstrb), .m_reg_req_wdata(mc_req_wdata),
     .m_reg_rsp_valid(mc_rsp_valid), .m_reg_rsp_rdata(mc_rsp_rdata),
     .m_reg_rsp_err(mc_rsp_err),
-    .irq_event(mgmt_event), .quiet(mgmt_quiet)
+    .irq_event(mgmt_event), .quiet(mgmt_quiet), .sleep(mgmt_sleep)
 );
 
 // ---- DMA read: two requesters, responses in order -------------------------
@@ -464,11 +470,15 @@ nic_irq_port #(.CLK_MHZ(CLK_MHZ)) irq (
     .busy(irq_busy)
 );
 
-assign idle = tx_idle && rx_idle && fq_empty && !fq_in_frame && lb == loopback &&
-              !rx_cut_drop &&
-              irq_busy == 3'b000 && !m_irq_valid && mgmt_quiet && !mc_rsp_valid &&
-              rd_locked == 2'b00 && rd_empty && wr_locked == 2'b00 && flushing == 2'b00 &&
-              wr_empty && !s_axil_bvalid && !s_axil_rvalid;
+// the datapath idle: everything but the management core
+wire dp_idle = tx_idle && rx_idle && fq_empty && !fq_in_frame && lb == loopback &&
+               !rx_cut_drop &&
+               irq_busy == 3'b000 && !m_irq_valid && !mc_rsp_valid &&
+               rd_locked == 2'b00 && rd_empty && wr_locked == 2'b00 && flushing == 2'b00 &&
+               wr_empty && !s_axil_bvalid && !s_axil_rvalid;
+
+assign idle = dp_idle && mgmt_quiet;
+assign sleep = dp_idle && mgmt_sleep;
 
 endmodule
 

@@ -94,7 +94,11 @@ module nic_mgmt #
     // a mailbox completion or an event set by the firmware (vector 2)
     output reg         irq_event = 1'b0,
     // the core is halted and the loader has nothing in flight
-    output wire        quiet
+    output wire        quiet,
+    // quiet, or the core asleep in WFI (mgmt_soc's cpu_asleep): nothing
+    // here changes but the core's timer and cycle counter until an
+    // interrupt input of the core does (docs/sim.md "A sleeping core")
+    output wire        sleep
 );
 
 `include "inc_nic_regs.vh"
@@ -242,7 +246,7 @@ end
 
 // ---- the core ----
 wire [31:0] tohost;
-wire        tohost_valid, sleeping;
+wire        tohost_valid, sleeping, asleep;
 
 mgmt_soc #(
     .IMEM_AW(IMEM_AW),
@@ -270,10 +274,12 @@ mgmt_soc #(
     .irq_external(meip),
     .tohost(tohost),
     .tohost_valid(tohost_valid),
-    .cpu_sleeping(sleeping)
+    .cpu_sleeping(sleeping),
+    .cpu_asleep(asleep)
 );
 
 assign quiet = halt && !ld_valid;
+assign sleep = quiet || (asleep && !halt && !ld_valid);
 
 // (the test register and the sleep flag are for the core's own tests)
 wire unused_mgmt = ^{tohost, tohost_valid, sleeping};

@@ -42,11 +42,14 @@
 #define RUN_CLOCKS	64		/* clocks between looks at the ring */
 #define RUN_ROUNDS	16		/* ... and between looks at the fds */
 #define RX_QUEUE	8		/* link frames waiting for the MAC */
-#define NIC_CLK_MHZ	250		/* inc_nic's CLK_MHZ */
 #define TX_HOLD_ON	(256u << 10)	/* link bytes queued: MAC TX waits */
 #define STALL_MAX	8		/* --stall-after N,N,... */
 #define TX_HOLD_OFF	(64u << 10)
 #define UNSAFE_LOG_MAX	5		/* DMA safety messages printed */
+#define SLEEP_SCALE	100		/* --sleep-scale: wall ms per NIC ms asleep */
+#define SLEEP_PUBLISH_MS 50		/* asleep: INCSIM_OFF_CLOCKS at least this often */
+#define SLEEP_LAG	(2 * 250000ull)	/* clocks behind the pace: a new pace */
+#define SLEEP_CHUNK	8		/* clocks between looks at the sleep output */
 
 struct incsim {
 	const char *name;
@@ -73,6 +76,24 @@ struct incsim {
 	uint64_t wedge_after, tx_sent;
 	int wedged, wedge_done;
 	int check_dma;
+	/*
+	 * A sleeping management core (docs/sim.md "A sleeping core"): while
+	 * the NIC's sleep output is high, its clocks are skipped at
+	 * sleep_scale wall ms per NIC ms (0: never, the core is clocked)
+	 */
+	double sleep_scale;
+	int asleep;		/* in poll() with clocks being skipped */
+	/*
+	 * The pace: NIC clock pace_clk was at wall time pace_at (0: none);
+	 * asleep, the clock is brought to pace_clk + the wall time since at
+	 * the scale, so the clocks simulated for the core's wakeups count
+	 * too. A command, a link frame or a long lag starts a new pace.
+	 */
+	int64_t pace_at;
+	uint64_t pace_clk;
+	uint64_t skipped, sleeps;
+	/* wakeups by the timer, and the clocks simulated until asleep again */
+	uint64_t timer_wakes, wake_clocks, wake_at;
 	/* counters */
 	uint64_t cmd_writes, cmd_reads, cmd_bad, cmd_lost, doorbells;
 	uint64_t irqs[3], irqs_unsent, irqs_blocked;	/* vectors 0 TX, 1 RX, 2 management */
@@ -131,6 +152,7 @@ struct opts {
 	unsigned int stall_n;
 	uint64_t wedge_after;		/* --tx-wedge-after */
 	double gbps;
+	double sleep_scale;		/* --sleep-scale */
 	uint8_t mac[6];
 	int have_mac;
 };
@@ -142,6 +164,7 @@ static void usage(FILE *f)
 "              [--link-listen PATH | --link-connect PATH] [--vectors N]\n"
 "              [--gbps G] [--mac MAC] [--name NAME] [--stats] [--random SEED] [--trace]\n"
 "              [--stall-after N[,N...]] [--tx-wedge-after N] [--check-dma]\n"
+"              [--sleep-scale MS]\n"
 "Runs the NIC's RTL as QEMU's ivshmem-doorbell device; see docs/sim.md.\n");
 }
 
@@ -223,6 +246,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{ "stall-after", required_argument, NULL, 'A' },
 		{ "tx-wedge-after", required_argument, NULL, 'W' },
 		{ "check-dma", no_argument, NULL, 'D' },
+		{ "sleep-scale", required_argument, NULL, 'Z' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -233,6 +257,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	memset(o, 0, sizeof(*o));
 	o->vectors = 2;
 	o->gbps = 100;
+	o->sleep_scale = SLEEP_SCALE;
 	o->name = "incsim";
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
@@ -310,6 +335,14 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 					       optarg);
 			break;
 		case 'D': o->check_dma = 1; break;
+		case 'Z':
+			errno = 0;
+			o->sleep_scale = strtod(optarg, &end);
+			if (errno || *end || end == optarg ||
+			    !(o->sleep_scale >= 0) || o->sleep_scale > 100000)
+				return bad_opt("bad --sleep-scale (wall ms per NIC ms while the management core sleeps, 0..100000; 0: clock it): %s",
+					       optarg);
+			break;
 		case 'h': usage(stdout); exit(0);
 		default:
 			return bad_opt("unknown or incomplete option: %s",
@@ -556,6 +589,8 @@ static void exec_ring(struct incsim *s)
 				      memory_order_release);
 		return;
 	}
+	if (s->cons != prod)
+		s->pace_at = 0;
 	while (s->cons != prod) {
 		exec_cmd(s, &ring[s->cons % INCSIM_RING_ENTRIES]);
 		s->cons++;
@@ -650,6 +685,7 @@ static void link_rx(void *ctx, const uint8_t *f, size_t len)
 {
 	struct incsim *s = ctx;
 
+	s->pace_at = 0;
 	nic_env_rx_inject(s->env, f, len, 0, 0);
 }
 
@@ -667,6 +703,99 @@ static int held(struct incsim *s)
 	return s->tx_hold || s->wedged || nic_env_dma_stalled(s->env);
 }
 
+/*
+ * The NIC need not be clocked: idle, or (--sleep-scale) its sleep output
+ * high with clocks to skip before the core's timer interrupt.
+ */
+static int can_rest(struct incsim *s)
+{
+	if (!s->sleep_scale)
+		return nic_env_idle(s->env);
+	return nic_env_sleep(s->env) && nic_env_sleep_limit(s->env) > 0;
+}
+
+/* NIC clocks per wall nanosecond while asleep */
+static double sleep_rate(const struct incsim *s)
+{
+	return INCSIM_CLK_MHZ * 1e-3 / s->sleep_scale;
+}
+
+static void publish_clocks(struct incsim *s)
+{
+	atomic_store_explicit((_Atomic uint64_t *)(s->ivs.bar2 +
+						   INCSIM_OFF_CLOCKS),
+			      nic_env_clock(s->env), memory_order_relaxed);
+}
+
+/* The clock the pace asks for now. */
+static uint64_t pace_target(const struct incsim *s, int64_t t)
+{
+	return s->pace_clk + (uint64_t)((double)(t - s->pace_at) * sleep_rate(s));
+}
+
+/* Going to sleep: keep the pace, or start one (none, or far behind it). */
+static void sleep_begin(struct incsim *s)
+{
+	int64_t t = now_ns();
+	uint64_t clk = nic_env_clock(s->env);
+
+	if (s->wake_at) {
+		s->wake_clocks += clk - s->wake_at;
+		s->wake_at = 0;
+	}
+	if (!s->pace_at || pace_target(s, t) > clk + SLEEP_LAG) {
+		s->pace_at = t;
+		s->pace_clk = clk;
+	}
+	s->asleep = 1;
+	s->sleeps++;
+}
+
+/*
+ * Asleep: skip the clocks the pace asks for, up to the limit (the timer's
+ * interrupt less a margin, which is simulated), and publish the count.
+ */
+static void sleep_catch_up(struct incsim *s)
+{
+	uint64_t want, clk = nic_env_clock(s->env), n, lim;
+
+	if (!s->asleep)
+		return;
+	s->asleep = 0;
+	want = pace_target(s, now_ns());
+	if (want <= clk)
+		return;
+	lim = nic_env_sleep_limit(s->env);
+	n = want - clk < lim ? want - clk : lim;
+	if (n) {
+		nic_env_skip(s->env, n);
+		s->skipped += n;
+	}
+	if (n == lim) {		/* the timer's interrupt is next */
+		s->timer_wakes++;
+		s->wake_at = nic_env_clock(s->env);
+	}
+	publish_clocks(s);
+}
+
+/* poll()'s timeout while asleep, ms: the timer's interrupt, or a publish */
+static int sleep_timeout(struct incsim *s)
+{
+	uint64_t lim = nic_env_sleep_limit(s->env);
+	double ms;
+
+	if (lim > (uint64_t)1 << 62)
+		return SLEEP_PUBLISH_MS;
+	if (!s->pace_at)
+		ms = (double)lim / sleep_rate(s) * 1e-6;
+	else	/* when the pace reaches the clock + lim */
+		ms = ((double)(nic_env_clock(s->env) + lim - s->pace_clk) /
+		      sleep_rate(s) - (double)(now_ns() - s->pace_at)) * 1e-6;
+	if (ms < 0)
+		ms = 0;
+	return ms < SLEEP_PUBLISH_MS ? (int)ms + 1 : SLEEP_PUBLISH_MS;
+}
+
 /* Run the NIC while it has work, looking at the ring between slices. */
 static void run_nic(struct incsim *s)
 {
@@ -675,15 +804,24 @@ static void run_nic(struct incsim *s)
 
 	for (i = 0; i < (held(s) ? 1 : RUN_ROUNDS); i++) {
 		exec_ring(s);
-		if (nic_env_idle(s->env) && !ring_pending(s))
+		if (can_rest(s) && !ring_pending(s))
 			break;
-		nic_env_step(s->env, RUN_CLOCKS);
+		if (s->sleep_scale) {
+			/* a core going back to sleep: caught within a few clocks */
+			int k;
+
+			for (k = 0; k < RUN_CLOCKS / SLEEP_CHUNK; k++) {
+				nic_env_step(s->env, SLEEP_CHUNK);
+				if (can_rest(s))
+					break;
+			}
+		} else {
+			nic_env_step(s->env, RUN_CLOCKS);
+		}
 		forward_tx(s);
 		check_stall(s);
 	}
-	atomic_store_explicit((_Atomic uint64_t *)(s->ivs.bar2 +
-						   INCSIM_OFF_CLOCKS),
-			      nic_env_clock(s->env), memory_order_relaxed);
+	publish_clocks(s);
 	s->busy_ns += (uint64_t)(now_ns() - t0);
 }
 
@@ -703,8 +841,14 @@ static void print_stats(struct incsim *s, int64_t wall_ns)
 	      (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec * 1e-6;
 	msg(s, "stats: wall %.2f s, cpu %.2f s, running the NIC %.2f s",
 	    wall_ns * 1e-9, cpu, busy);
-	msg(s, "stats: clocks %" PRIu64 " (%.0f per second of running)",
-	    clocks, busy > 0 ? clocks / busy : 0.0);
+	msg(s, "stats: clocks %" PRIu64 " (%.0f per second of running), %" PRIu64
+	    " of them skipped asleep (--sleep-scale %g, %" PRIu64 " sleeps)",
+	    clocks, busy > 0 ? (clocks - s->skipped) / busy : 0.0, s->skipped,
+	    s->sleep_scale, s->sleeps);
+	msg(s, "stats: timer wakeups of the sleeping core %" PRIu64
+	    ", %.0f clocks simulated each",
+	    s->timer_wakes, s->timer_wakes ?
+	    (double)s->wake_clocks / (double)s->timer_wakes : 0.0);
 	msg(s, "stats: commands %" PRIu64 " writes, %" PRIu64 " reads, %"
 	    PRIu64 " bad, %" PRIu64 " lost; doorbells %" PRIu64
 	    "; wakeups %" PRIu64,
@@ -761,14 +905,14 @@ static int loop(struct incsim *s)
 	int stop = STOP_NONE;
 
 	while (stop == STOP_NONE) {
-		int idle = nic_env_idle(s->env);
+		int idle = can_rest(s);
 		int busy = (!idle && !held(s)) || ring_pending(s) ||
 			   nic_env_rx_pending(s->env);
 		/* held back: look again soon, not at once (stalled or
 		 * wedged, the NIC has little left to do: later; RUN_CLOCKS
 		 * clocks every 25 ms, about 2% of a core for the 16-lane
 		 * model at some 17 us a clock) */
-		int timeout = busy ? 0 : idle ? -1 :
+		int timeout = busy ? 0 : idle ? (s->sleep_scale ? sleep_timeout(s) : -1) :
 			      nic_env_dma_stalled(s->env) || s->wedged ? 25 : 1;
 		int np = 0, i_sig, i_lis, i_conn = -1;
 		int i_db, i_link, r;
@@ -791,7 +935,11 @@ static int loop(struct incsim *s)
 		if (s->have_link)
 			np += link_pollfds(&s->link, link_more(s), p + np,
 					   t / 1000000, &timeout);
+		/* asleep: the clocks of the wait are skipped after it */
+		if (!busy && idle && s->sleep_scale)
+			sleep_begin(s);
 		r = poll(p, (nfds_t)np, timeout);
+		sleep_catch_up(s);
 		if (r < 0 && errno != EINTR) {
 			msg(s, "poll: %s", strerror(errno));
 			return STOP_FATAL;
@@ -854,6 +1002,7 @@ int main(int argc, char **argv)
 	s.stall_n = o.stall_n;
 	s.check_dma = o.check_dma;
 	s.wedge_after = o.wedge_after;
+	s.sleep_scale = o.sleep_scale;
 	s.ivs.listen_fd = s.ivs.conn_fd = s.ivs.shm_fd = -1;
 	s.link.listen_fd = s.link.fd = -1;
 
@@ -878,7 +1027,7 @@ int main(int argc, char **argv)
 	cfg.mem_size = s.ram_size;
 	cfg.mem_ext = s.ram;
 	cfg.link_up = 0;
-	cfg.wire_bytes_per_clk = o.gbps * 1e9 / 8 / (NIC_CLK_MHZ * 1e6);
+	cfg.wire_bytes_per_clk = o.gbps * 1e9 / 8 / (INCSIM_CLK_MHZ * 1e6);
 	/* what the board's MAC would report: the wire rate (0: no limit, unknown) */
 	cfg.link_speed = (uint32_t)(o.gbps * 1000 + 0.5);
 	cfg.log = env_log;

@@ -598,6 +598,35 @@ int nic_env_idle(const struct nic_env *e)
 	return nic_env_quiet(e) && e->io.idle;
 }
 
+int nic_env_sleep(const struct nic_env *e)
+{
+	return nic_env_quiet(e) && e->io.sleep;
+}
+
+uint64_t nic_env_sleep_limit(const struct nic_env *e)
+{
+	return vl_nic_sleep_limit(e->nic);
+}
+
+/* The wire's credit after n clocks of wire_tick(). */
+static void wire_skip(const struct nic_env *e, double *credit, uint64_t n)
+{
+	if (*credit + (double)n * e->cfg.wire_bytes_per_clk >= e->beat)
+		*credit = e->beat;
+	else
+		*credit += (double)n * e->cfg.wire_bytes_per_clk;
+}
+
+void nic_env_skip(struct nic_env *e, uint64_t n)
+{
+	vl_nic_skip(e->nic, n);
+	if (e->cfg.wire_bytes_per_clk > 0) {
+		wire_skip(e, &e->tx_credit, n);
+		wire_skip(e, &e->rx_credit, n);
+	}
+	e->now += n;
+}
+
 int nic_env_dma_busy(const struct nic_env *e)
 {
 	return e->rd_head != e->rd_n || e->wr_n || e->io.m_dma_rd_req_valid ||

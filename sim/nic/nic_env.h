@@ -179,6 +179,14 @@ int nic_env_quiet(const struct nic_env *e);
 /* Quiet, no frame queued for RX, and the NIC's idle output high: nothing
  * will change until a CSR access or a frame arrives. */
 int nic_env_idle(const struct nic_env *e);
+/* Quiet, and the NIC's sleep output high: idle but for the management
+ * core's timer (vl_nic.h, docs/sim.md "A sleeping core"). */
+int nic_env_sleep(const struct nic_env *e);
+/* Clocks that may be skipped now (vl_nic_sleep_limit()). */
+uint64_t nic_env_sleep_limit(const struct nic_env *e);
+/* Skip n clocks while sleeping: the core's timer and mcycle, the wire's
+ * credit and nic_env_clock() advance as n clocks would advance them. */
+void nic_env_skip(struct nic_env *e, uint64_t n);
 /* A DMA request valid, or taken and not answered yet, or a write not yet
  * done: the NIC may still read or write host memory (with the queue
  * configuration it had when it asked). */

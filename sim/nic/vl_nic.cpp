@@ -8,6 +8,7 @@
 
 #include "verilated.h"
 #include "Vnic.h"
+#include "Vnic___024root.h"	// the public state of vl_nic.vlt
 
 #include "vl_nic.h"
 
@@ -54,6 +55,9 @@ struct vl_nic {
 	~vl_nic()
 	{
 		m->final();
+		// the public scopes (vl_nic.vlt) leave the thread's context when
+		// deleted: make it this model's, not one deleted before
+		Verilated::threadContextp(&ctx);
 		delete m;
 	}
 };
@@ -142,6 +146,7 @@ extern "C" void vl_nic_get_outputs(const struct vl_nic *n, struct vl_nic_io *io)
 	io->m_axis_tx_tlast = (int)get_port(m->m_axis_tx_tlast);
 	io->s_axis_rx_tready = (int)get_port(m->s_axis_rx_tready);
 	io->idle = (int)get_port(m->idle);
+	io->sleep = (int)get_port(m->sleep);
 }
 
 extern "C" void vl_nic_eval(struct vl_nic *n, struct vl_nic_io *io)
@@ -179,4 +184,50 @@ extern "C" void vl_nic_reset(struct vl_nic *n, int clocks, int link_up)
 extern "C" uint64_t vl_nic_cycles(const struct vl_nic *n)
 {
 	return n->cycles;
+}
+
+// ---- a sleeping management core (vl_nic.vlt makes these public) ----
+
+extern "C" uint64_t vl_nic_mtime(const struct vl_nic *n)
+{
+	return n->m->rootp->inc_nic__DOT__mgmt__DOT__soc__DOT__u_timer__DOT__mtime;
+}
+
+extern "C" uint64_t vl_nic_sleep_limit(const struct vl_nic *n)
+{
+	const Vnic___024root *r = n->m->rootp;
+	const uint64_t P = VL_NIC_TIMER_PRESCALE;
+	uint64_t mtime = r->inc_nic__DOT__mgmt__DOT__soc__DOT__u_timer__DOT__mtime;
+	uint64_t cmp = r->inc_nic__DOT__mgmt__DOT__soc__DOT__u_timer__DOT__mtimecmp;
+	uint64_t ps = r->inc_nic__DOT__mgmt__DOT__soc__DOT__u_timer__DOT__ps;
+	uint64_t ticks, d;
+
+	// halted: the core is held in reset, the timer's interrupt goes nowhere
+	if (r->inc_nic__DOT__mgmt__DOT__halt)
+		return UINT64_MAX;
+	// already high (and masked: the core sleeps on): nothing will change
+	if (r->inc_nic__DOT__mgmt__DOT__soc__DOT__u_timer__DOT__irq)
+		return mtime >= cmp ? UINT64_MAX : 0;
+	if (mtime >= cmp)
+		return 0;		// rising within two clocks
+	// clocks until mtime == mtimecmp: the rest of this tick, then P each
+	ticks = cmp - mtime - 1;
+	if (ticks > (UINT64_MAX - P) / P)
+		return UINT64_MAX;	// (mtimecmp all ones: never)
+	d = (P - ps) + ticks * P;
+	return d > VL_NIC_SLEEP_MARGIN ? d - VL_NIC_SLEEP_MARGIN : 0;
+}
+
+extern "C" void vl_nic_skip(struct vl_nic *n, uint64_t clocks)
+{
+	Vnic___024root *r = n->m->rootp;
+	const uint64_t P = VL_NIC_TIMER_PRESCALE;
+	uint64_t t = r->inc_nic__DOT__mgmt__DOT__soc__DOT__u_timer__DOT__ps + clocks;
+
+	r->inc_nic__DOT__mgmt__DOT__soc__DOT__u_timer__DOT__mtime += t / P;
+	r->inc_nic__DOT__mgmt__DOT__soc__DOT__u_timer__DOT__ps = (CData)(t % P);
+	// held in reset while halted, mcycle stays 0
+	if (!r->inc_nic__DOT__mgmt__DOT__halt)
+		r->inc_nic__DOT__mgmt__DOT__soc__DOT__u_cpu__DOT__mcycle += clocks;
+	n->cycles += clocks;
 }

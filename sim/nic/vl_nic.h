@@ -83,6 +83,7 @@ struct vl_nic_io {
 	int m_axis_tx_tvalid, m_axis_tx_tlast;
 	int s_axis_rx_tready;
 	int idle;		/* nothing to do, nothing in flight */
+	int sleep;		/* idle but for the management core's timer */
 };
 
 struct vl_nic;
@@ -104,8 +105,25 @@ void vl_nic_tick(struct vl_nic *n);
 /* Hold rst high for clocks edges with every other input idle (0, link_up
  * kept as given), then drive rst low and settle. */
 void vl_nic_reset(struct vl_nic *n, int clocks, int link_up);
-/* Rising edges so far. */
+/* Rising edges so far (skipped clocks included). */
 uint64_t vl_nic_cycles(const struct vl_nic *n);
+
+/*
+ * A sleeping management core (the sleep output; docs/sim.md "A sleeping
+ * core"). Clocks of the NIC with sleep high change nothing but the core's
+ * timer (mtime, its prescaler) and its mcycle, until the timer's interrupt
+ * rises (mtime reaches mtimecmp) or an input changes. _sleep_limit: how
+ * many clocks may be skipped from now, leaving VL_NIC_SLEEP_MARGIN clocks
+ * before the interrupt to be simulated (UINT64_MAX: no limit, the core is
+ * halted or its timer's interrupt is already high). _skip: advance those
+ * counters as n clocks would (n at most the limit; with sleep high).
+ */
+#define VL_NIC_TIMER_PRESCALE	250	/* inc_nic's MGMT_TIMER_PRESCALE */
+#define VL_NIC_SLEEP_MARGIN	4
+uint64_t vl_nic_sleep_limit(const struct vl_nic *n);
+void vl_nic_skip(struct vl_nic *n, uint64_t clocks);
+/* The core's mtime (microseconds of NIC time on the board). */
+uint64_t vl_nic_mtime(const struct vl_nic *n);
 
 #ifdef __cplusplus
 }

@@ -97,13 +97,13 @@ bins=(--bin ethtool --bin iperf3 --bin /sbin/ip --bin /sbin/devlink)
 [ -x "$BUILD/bin/incgrad" ] || make --no-print-directory "$BUILD/bin/incgrad" >&2 ||
 	{ echo "Bail out! incgrad did not build"; exit 1; }
 bins+=(--bin "$BUILD/bin/incgrad")
-# the firmware in the main guest only: the peer's NIC runs without it (the
-# missing-file path), and its incsim stays idle when the NIC is (a running
-# core keeps incsim simulating)
+# the firmware in both guests with incsim NICs: a core asleep in WFI costs
+# incsim next to nothing (docs/sim.md "A sleeping core")
+fwfile=(--file "$FWBIN:/lib/firmware/inceptionn/inceptionn-fw.bin")
 tests/vm/mkinitrd.sh "$OUT/main.cpio.gz" "${files[@]}" "${bins[@]}" \
-	--file "$FWBIN:/lib/firmware/inceptionn/inceptionn-fw.bin" --kmod tls --kmod 8021q \
+	"${fwfile[@]}" --kmod tls --kmod 8021q \
 	--script tests/driver/guest-main.sh || { echo "Bail out! mkinitrd"; exit 1; }
-tests/vm/mkinitrd.sh "$OUT/peer.cpio.gz" "${files[@]}" "${bins[@]}" \
+tests/vm/mkinitrd.sh "$OUT/peer.cpio.gz" "${files[@]}" "${bins[@]}" "${fwfile[@]}" \
 	--script tests/driver/guest-peer.sh || { echo "Bail out! mkinitrd"; exit 1; }
 tests/vm/mkinitrd.sh "$OUT/plain.cpio.gz" --kmod virtio_pci --kmod virtio_net --kmod 8021q \
 	"${files[@]}" "${bins[@]}" --script tests/driver/guest-plain.sh ||

@@ -21,9 +21,11 @@
 # The simulated clock: incsim counts the NIC's clock cycles in BAR2 (u64 at
 # INCSIM_OFF_CLOCKS, include/uapi/inceptionn/incsim.h); the guest reads it
 # with busybox devmem (the kernel command line has iomem=relaxed, since the
-# driver holds the BAR). incsim clocks the RTL only while the NIC has work
-# (docs/sim.md, "Idle"), so a run's delta is the NIC's busy time in cycles,
-# at the NIC's nominal 250 MHz (docs/sim.md) clocks / 250e6 seconds.
+# driver holds the BAR). incsim clocks the RTL while the NIC has work; idle
+# (no firmware here: the core halted), it skips clocks at 1 NIC ms per 100
+# wall ms (docs/sim.md, "A sleeping core"), so a run's delta is the NIC's
+# busy time in cycles plus that small share of its idle wall time, at the
+# NIC's nominal 250 MHz (docs/sim.md) clocks / 250e6 seconds.
 #
 # usage: tests/inccl/run-cluster.sh [--bench]
 #   --bench   print the figures as a table (per configuration and rank: app
@@ -268,7 +270,7 @@ if [ "$BENCH" = 1 ]; then
 	echo "allreduce, transport nic, k=$K $MODE, -n $ITERS -w $WARM per run, data ${data[1]:-generated} x (rank+1)/$HOSTS"
 	echo "app B: gradient bytes the driver marked (drv_tx_marked_bytes); host->NIC B: bytes the host handed the NIC (drv_tx_bytes);"
 	echo "link B: bytes the NIC put on the wire (tx_bytes); ratio: host->NIC / link; comp fr: compressed frames (tx_comp_frames);"
-	echo "NIC clocks: simulated NIC clock cycles during the run (incsim clocks the RTL only while the NIC has work), NIC ms: at 250 MHz;"
+	echo "NIC clocks: the NIC's clock cycles during the run (simulated while the NIC has work; idle, 1 NIC ms per 100 wall ms), NIC ms: at 250 MHz;"
 	echo "wall s: the incbench process on the guest; incbench: its time per iteration (rank 0, slowest rank), and on 'all' the same run with --local $HOSTS --transport sw on this host;"
 	echo "'all': sums of the bytes and frames, the largest clocks and wall time"
 	echo

@@ -598,6 +598,80 @@ def test_check_dma(tmp):
         sim.cleanup()
 
 
+MGMT_CTRL, MGMT_LOAD_ADDR, MGMT_LOAD_DATA = 0x500, 0x504, 0x508
+FW_STATUS, FW_HEARTBEAT = 0x510, 0x518
+FW_READY = 1 << 0
+OFF_CLOCKS = 0x020
+NIC_CLK_PER_MS = 250000      # the NIC's 250 MHz
+
+
+def load_firmware(q, path):
+    """The driver's loader: HALT, LOAD_ADDR, the payload words, un-HALT."""
+    with open(path, "rb") as f:
+        img = f.read()
+    size, load = struct.unpack_from("<II", img, 12)
+    words = struct.unpack_from("<%dI" % (size // 4), img, 32)
+    q.write(MGMT_CTRL, 1)
+    q.write(MGMT_LOAD_ADDR, load)
+    for i in range(0, len(words), 32):
+        q.cmds(*[(OP_WRITE, MGMT_LOAD_DATA, w) for w in words[i:i + 32]])
+    q.write(MGMT_CTRL, 0)
+
+
+def test_sleep(tmp):
+    """A sleeping management core (docs/sim.md "A sleeping core"): with the
+    firmware running and nothing else to do, incsim skips the clocks of its
+    WFI at --sleep-scale wall ms per NIC ms: little CPU, the heartbeat goes
+    on, and the published clock count advances at that rate."""
+    fw = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(INCSIM))),
+                      "firmware", "inceptionn-fw.bin")
+    if not os.path.exists(fw):
+        ok(False, "sleeping core: the firmware image %s exists (make firmware)" % fw)
+        return
+    scale = float(os.environ.get("SLEEP_SCALE", "200"))
+    sim = Sim(tmp, "slp", ["--sleep-scale", "%g" % scale])
+    try:
+        q = sim.q
+        load_firmware(q, fw)
+        ready = wait_for(lambda: q.read(FW_STATUS) & FW_READY, 120)
+        ok(ready, "sleeping core: the firmware is READY (FW_STATUS 0x%x)" % q.read(FW_STATUS))
+        time.sleep(0.5)
+
+        def clocks():
+            return struct.unpack_from("<Q", q.bar2, OFF_CLOCKS)[0]
+        hb0, c0, t0, k0 = q.read(FW_HEARTBEAT), clocks(), time.time(), cpu_seconds(sim.p.pid)
+        time.sleep(4.0)
+        hb1, c1, t1, k1 = q.read(FW_HEARTBEAT), clocks(), time.time(), cpu_seconds(sim.p.pid)
+        wall_ms = (t1 - t0) * 1000
+        want_ms = wall_ms / scale                  # NIC ms the scale gives
+        nic_ms = (c1 - c0) / NIC_CLK_PER_MS
+        cpu = (k1 - k0) / (t1 - t0)
+        diag("sleeping core: %.0f ms wall, %.1f NIC ms by the clock count (%.1f at the scale), "
+             "heartbeat +%d, incsim CPU %.1f%%" % (wall_ms, nic_ms, want_ms, hb1 - hb0, 100 * cpu))
+        ok(cpu < 0.15, "sleeping core: incsim uses under 15%% of a CPU (%.1f%%)" % (100 * cpu))
+        ok(0.7 * want_ms <= nic_ms <= 1.15 * want_ms,
+           "sleeping core: the clock count advances at the scale (%.1f NIC ms in %.0f wall ms, want %.1f)"
+           % (nic_ms, wall_ms, want_ms))
+        ok(hb1 - hb0 >= 0.7 * want_ms and abs((hb1 - hb0) - nic_ms) <= 3,
+           "sleeping core: the heartbeat counts those NIC ms (+%d for %.1f)" % (hb1 - hb0, nic_ms))
+        # the core halted: the timer and the clock count go on, no heartbeat
+        q.write(MGMT_CTRL, 1)
+        hb0, c0, t0 = q.read(FW_HEARTBEAT), clocks(), time.time()
+        time.sleep(1.0)
+        hb1, c1, t1 = q.read(FW_HEARTBEAT), clocks(), time.time()
+        nic_ms, want_ms = (c1 - c0) / NIC_CLK_PER_MS, (t1 - t0) * 1000 / scale
+        ok(hb1 == hb0 and 0.7 * want_ms <= nic_ms <= 1.15 * want_ms,
+           "sleeping core: halted, no heartbeat (+%d) and NIC time goes on (%.1f ms, want %.1f)"
+           % (hb1 - hb0, nic_ms, want_ms))
+        rc, text = sim.finish()
+        for line in text.splitlines():
+            if "stats: clocks" in line or "stats: timer wakeups" in line:
+                diag(line)
+        ok(rc == 0, "sleeping core: incsim exits 0 (%d)" % rc)
+    finally:
+        sim.cleanup()
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="incsim-test-")
     ram_path = "/dev/shm/incsim-test-%d" % os.getpid()
@@ -760,6 +834,7 @@ def main():
     test_stall_list(tmp)
     test_wedge(tmp)
     test_check_dma(tmp)
+    test_sleep(tmp)
     print("1..%d" % n_test)
     return 1 if n_fail else 0
 

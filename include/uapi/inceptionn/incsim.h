@@ -15,7 +15,9 @@
  *   0x018  u32  vectors  MSI-X vectors incsim raises
  *   0x01c  u32  features INCSIM_FEAT_*: the command ops incsim executes
  *                        beyond read and write (0 in older incsims)
- *   0x020  u64  clocks   NIC clock cycles simulated so far (diagnostics)
+ *   0x020  u64  clocks   the NIC's clock cycles so far, at INCSIM_CLK_MHZ:
+ *                        its time (simulated, and skipped while its
+ *                        management core sleeps: docs/sim.md)
  *   0x040  u32  prod     commands written, by the guest (own cache line)
  *   0x080  u32  cons     commands done, by incsim (own cache line)
  *   0x100  struct incsim_cmd ring[entries]
@@ -58,7 +60,8 @@
 #define INCSIM_OFF_ENTRIES	0x014
 #define INCSIM_OFF_VECTORS	0x018
 #define INCSIM_OFF_FEATURES	0x01c
-#define INCSIM_OFF_CLOCKS	0x020
+#define INCSIM_OFF_CLOCKS	0x020	/* u64: the NIC's clocks so far */
+#define INCSIM_CLK_MHZ		250	/* ... at the NIC's nominal clock */
 #define INCSIM_OFF_PROD		0x040
 #define INCSIM_OFF_CONS		0x080
 #define INCSIM_OFF_RING		0x100

@@ -68,7 +68,7 @@ reg         reg_rsp_err = 1'b0;
 wire        meip_w;
 wire [31:0] tohost;
 wire        tohost_valid;
-wire        sleeping;
+wire        sleeping, asleep;
 
 mgmt_soc #(
     .TIMER_PRESCALE(PRESCALE)
@@ -92,7 +92,8 @@ mgmt_soc #(
     .irq_external(meip_w),
     .tohost(tohost),
     .tohost_valid(tohost_valid),
-    .cpu_sleeping(sleeping)
+    .cpu_sleeping(sleeping),
+    .cpu_asleep(asleep)
 );
 
 // ---- the model's registers ----
@@ -588,6 +589,6 @@ initial begin
     $finish;
 end
 
-wire unused = ^{tohost, tohost_valid, sleeping, load_ready};
+wire unused = ^{tohost, tohost_valid, sleeping, asleep, load_ready};
 
 endmodule

@@ -55,7 +55,7 @@ reg         reg_rsp_err = 1'b0;
 
 wire [31:0] tohost;
 wire        tohost_valid;
-wire        sleeping;
+wire        sleeping, asleep;
 
 mgmt_soc #(
     .MUTANT(MUTANT)
@@ -79,8 +79,12 @@ mgmt_soc #(
     .irq_external(1'b0),
     .tohost(tohost),
     .tohost_valid(tohost_valid),
-    .cpu_sleeping(sleeping)
+    .cpu_sleeping(sleeping),
+    .cpu_asleep(asleep)
 );
+
+// (the sleep flag for simulators: not checked here)
+wire unused_asleep = asleep;
 
 // ---- the register bus model ----
 reg [31:0] scratch [0:15];
