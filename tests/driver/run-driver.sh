@@ -75,7 +75,8 @@ else
 		nic_mtu.sh nic_iperf.sh \
 		nic_grad_tcp.sh nic_grad_udp.sh nic_grad_width.sh nic_plain_peer.sh nic_peers.sh \
 		nic_peers_retrans.sh nic_reconfig.sh \
-		sockopt nic_mark_unload.sh nic_firmware.sh nic_reload.sh nic_cycles.sh >"$list"
+		sockopt nic_mark_unload.sh nic_firmware.sh nic_fw_admin.sh nic_reload.sh \
+		nic_cycles.sh >"$list"
 fi
 files=(--file "$ko:/lib/modules/inceptionn.ko"
 	--file "$KS/tools/testing/selftests/kselftest/runner.sh:/kselftest/kselftest/runner.sh"

@@ -15,11 +15,12 @@
 #   --nic GUEST:NIC[:link-listen=L|:link-connect=L][:stats][:stall-after=N[,N...]]
 #         [:tx-wedge-after=N][:gbps=G]
 #         an incsim NIC of GUEST: build/bin/incsim --ivshmem SOCK --ram
-#         /dev/shm/<unique> --ram-size MEM --name NIC --check-dma
+#         /dev/shm/<unique> --ram-size MEM --name NIC --check-dma --vectors 3
 #         [--link-listen/--link-connect SOCKET-OF-L] [--stats] [--stall-after N]
 #         [--tx-wedge-after N] [--gbps G],
 #         started (and its socket waited for) before any QEMU; the guest gets
-#         `-chardev socket,id=NIC -device ivshmem-doorbell,vectors=2` and a
+#         `-chardev socket,id=NIC -device ivshmem-doorbell,vectors=3` (vector 2:
+#         the firmware's mailbox; incsim --vectors 3) and a
 #         shared memory-backend-file RAM (one file for all its NICs). NICs
 #         appear on the guest's PCI bus in order. stall-after=N (N >= 1) hangs
 #         the NIC's DMA bridge once it has sent N frames, until the driver
@@ -345,7 +346,7 @@ done
 for n in ${ordered[@]+"${ordered[@]}"}; do
 	g=${N_GUEST[$n]}
 	args=(--ivshmem "$RUN/$n.sock" --ram "$SHM-$g" --ram-size "${G_MEM[$g]}"
-		--name "$n" --check-dma)
+		--name "$n" --check-dma --vectors 3)
 	[ -n "${N_MODE[$n]}" ] && args+=("--link-${N_MODE[$n]}" "$RUN/link-${N_LINK[$n]}.sock")
 	[ "${N_STATS[$n]}" = 1 ] && args+=(--stats)
 	[ -n "${N_STALL[$n]}" ] && args+=(--stall-after "${N_STALL[$n]}")
@@ -392,7 +393,7 @@ for g in "${guests[@]}"; do
 	fi
 	for n in ${G_NICS[$g]}; do
 		q+=(-chardev "socket,path=$RUN/$n.sock,id=$n"
-			-device "ivshmem-doorbell,chardev=$n,vectors=2")
+			-device "ivshmem-doorbell,chardev=$n,vectors=3")
 	done
 	if [ -n "${G_ROOT[$g]:-}" ]; then
 		q+=(-virtfs "local,path=/,mount_tag=host,security_model=none,readonly=on")
