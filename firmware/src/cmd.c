@@ -97,6 +97,9 @@ uint32_t fw_cmd_exec(const uint32_t *cmd, uint32_t *rsp, unsigned int *nres)
 	case INC_MBOX_OP_DEBUG_HANG:
 		/* a test command: no response, no DONE, no heartbeat */
 		fw_hang();
+	case INC_MBOX_OP_DEBUG_FAULT:
+		/* a test command: an exception, handled as any (main.c) */
+		fw_crash();
 	default:
 		return INC_MBOX_ST_EOPNOTSUPP;
 	}

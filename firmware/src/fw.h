@@ -40,6 +40,12 @@ void fw_mbox_service(void);
  * firmware. Host tests: back to the test (longjmp).
  */
 void fw_hang(void) __attribute__((noreturn));
+/*
+ * DEBUG_FAULT's fault: an EBREAK on the core, which the trap handler takes
+ * as any exception (the fault record, FW_STATUS BOOT_ERROR, EVENT bit 2,
+ * halt). Host tests: back to the test (longjmp).
+ */
+void fw_crash(void) __attribute__((noreturn));
 
 /* ---- link events ---- */
 /*

@@ -71,6 +71,14 @@ static void tick(void)
 	fw_link_watch();
 }
 
+/* DEBUG_FAULT (cmd.c): a breakpoint exception, a firmware fault (mcause 3) */
+void fw_crash(void)
+{
+	__asm__ volatile("ebreak");
+	for (;;)
+		__asm__ volatile("");
+}
+
 /* DEBUG_HANG (cmd.c): the doorbell was acknowledged; nothing more, ever */
 void fw_hang(void)
 {

@@ -29,6 +29,15 @@ void fw_hang(void)
 	longjmp(hang_jmp, 1);
 }
 
+/* DEBUG_FAULT's exception: on the core the trap handler's fault() */
+static int crashed;
+
+void fw_crash(void)
+{
+	crashed++;
+	longjmp(hang_jmp, 1);
+}
+
 /* post a command as the driver does and let the firmware serve it */
 static uint32_t post(uint32_t op, uint16_t seq, uint32_t a1, uint32_t a2)
 {
@@ -243,6 +252,17 @@ static void test_debug_hang(void)
 		post(INC_MBOX_OP_GET_LINK, 0x4243, 0, 0);
 	t_ok(hung == 0 && REG(INC_MBOX_RSP) == 0x42430000u && order_ok(),
 	     "GET_LINK after it (a new firmware): answered, no hang");
+
+	fake_reset();
+	memset(&REG(INC_MBOX_RSP), 0xee, 4 * INC_MBOX_RSP_WORDS);
+	REG(INC_MBOX_CMD) = 0x4244u << 16 | INC_MBOX_OP_DEBUG_FAULT;
+	crashed = 0;
+	hung = 0;
+	if (!setjmp(hang_jmp))
+		fw_mbox_service();
+	t_ok(crashed == 1 && hung == 0 && fake_nlog == 0 && REG(INC_MBOX_RSP) == 0xeeeeeeee,
+	     "DEBUG_FAULT (0x%04x): the exception raised (%d), no response, no DONE",
+	     INC_MBOX_OP_DEBUG_FAULT, crashed);
 }
 
 /* the tick's link watch: EVENT bit 0 on every change of STATUS.LINK, only then */
