@@ -285,7 +285,7 @@ void inc_fw_init(struct inc_priv *p);
 void inc_fw_fini(struct inc_priv *p);
 void inc_fw_reset_done(struct inc_priv *p);
 void inc_fw_inject_halt(struct inc_priv *p);
-int inc_fw_inject_hang(struct inc_priv *p);
+int inc_fw_inject(struct inc_priv *p, u16 op);
 int inc_fw_restart(struct inc_priv *p);
 bool inc_fw_running(struct inc_priv *p);
 int inc_fw_cmd(struct inc_priv *p, u16 op, const u32 *args, unsigned int nargs,

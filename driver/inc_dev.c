@@ -128,6 +128,8 @@ static const char *inc_irq_kind(const struct inc_priv *p)
 		return "MSI-X (3 vectors)";
 	if (p->pdev->msix_enabled)
 		return p->nvec == 2 ? "MSI-X" : "MSI-X (1 vector)";
+	if (p->pdev->msi_enabled && p->irq_mgmt_vec)
+		return "MSI (3 vectors)";
 	if (p->pdev->msi_enabled)
 		return p->nvec == 2 ? "MSI (2 vectors)" : "MSI";
 	return "INTx";
@@ -157,15 +159,15 @@ static const struct file_operations inc_fw_halt_fops = {
 };
 
 /*
- * debugfs fw_hang: writing 1 sends DEBUG_HANG, the firmware's test
- * command: it never answers and its core hangs. The write returns once
- * the command has timed out (its message logged); an error when the
- * firmware does not run, its mailbox is busy, or it answered.
+ * debugfs fw_hang, fw_fault: writing 1 sends the firmware's test command
+ * DEBUG_HANG (its core hangs) or DEBUG_FAULT (it takes an exception),
+ * neither answered. The write returns once the command has ended without
+ * an answer, as it must (inc_fw_inject); an error when the firmware does
+ * not run, its mailbox is busy, or it answered.
  */
-static ssize_t inc_fw_hang_write(struct file *f, const char __user *buf,
-				 size_t len, loff_t *pos)
+static ssize_t inc_fw_inject_write(const char __user *buf, size_t len,
+				   struct inc_priv *p, u16 op)
 {
-	struct inc_priv *p = f->private_data;
 	bool v;
 	int err;
 
@@ -173,17 +175,38 @@ static ssize_t inc_fw_hang_write(struct file *f, const char __user *buf,
 	if (err)
 		return err;
 	if (v) {
-		err = inc_fw_inject_hang(p);
+		err = inc_fw_inject(p, op);
 		if (err)
 			return err;
 	}
 	return len;
 }
 
+static ssize_t inc_fw_hang_write(struct file *f, const char __user *buf,
+				 size_t len, loff_t *pos)
+{
+	return inc_fw_inject_write(buf, len, f->private_data,
+				   INC_MBOX_OP_DEBUG_HANG);
+}
+
+static ssize_t inc_fw_fault_write(struct file *f, const char __user *buf,
+				  size_t len, loff_t *pos)
+{
+	return inc_fw_inject_write(buf, len, f->private_data,
+				   INC_MBOX_OP_DEBUG_FAULT);
+}
+
 static const struct file_operations inc_fw_hang_fops = {
 	.owner	= THIS_MODULE,
 	.open	= simple_open,
 	.write	= inc_fw_hang_write,
+	.llseek	= no_llseek,
+};
+
+static const struct file_operations inc_fw_fault_fops = {
+	.owner	= THIS_MODULE,
+	.open	= simple_open,
+	.write	= inc_fw_fault_write,
 	.llseek	= no_llseek,
 };
 
@@ -206,6 +229,7 @@ static void inc_debugfs_init(struct inc_priv *p)
 	if (p->features & INC_FEAT_MGMT) {
 		debugfs_create_file("fw_halt", 0200, d, p, &inc_fw_halt_fops);
 		debugfs_create_file("fw_hang", 0200, d, p, &inc_fw_hang_fops);
+		debugfs_create_file("fw_fault", 0200, d, p, &inc_fw_fault_fops);
 		debugfs_create_u32("fw_deaths", 0400, d, &p->fw_deaths);
 		debugfs_create_u32("fw_irqs", 0400, d, &p->fw_irqs);
 		debugfs_create_u32("fw_cmds", 0400, d, &p->fw_cmds);

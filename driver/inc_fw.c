@@ -134,6 +134,8 @@ static const char *inc_fw_op_name(u16 op)
 		return "GET_LINK";
 	case INC_MBOX_OP_DEBUG_HANG:
 		return "DEBUG_HANG";
+	case INC_MBOX_OP_DEBUG_FAULT:
+		return "DEBUG_FAULT";
 	default:
 		return "unknown";
 	}
@@ -148,6 +150,7 @@ static const char *inc_fw_op_name(u16 op)
 static int inc_fw_wait(struct inc_priv *p, unsigned int ms)
 {
 	unsigned long end = jiffies + msecs_to_jiffies(ms);
+	long left;
 	int err;
 	u32 v;
 
@@ -164,9 +167,10 @@ static int inc_fw_wait(struct inc_priv *p, unsigned int ms)
 			return -EIO;
 		if (!(v & INC_MBOX_STATUS_BUSY))
 			return 0;
-		if (time_after_eq(jiffies, end))
+		left = (long)(end - jiffies);
+		if (left <= 0)
 			return -ETIMEDOUT;
-		wait_for_completion_timeout(&p->fw_done, end - jiffies);
+		wait_for_completion_timeout(&p->fw_done, left);
 	}
 }
 
@@ -568,18 +572,26 @@ bool inc_fw_running(struct inc_priv *p)
 }
 
 /*
- * debugfs fw_hang: DEBUG_HANG, the firmware's test command: it never
- * answers (the core spins with interrupts off, no heartbeat). 0 when it
- * timed out as it should (its message logged), the command's error else.
+ * debugfs fw_hang, fw_fault: the firmware's test commands, never
+ * answered. DEBUG_HANG: the core spins with interrupts off, no heartbeat;
+ * the command times out (its message logged). DEBUG_FAULT: the core takes
+ * an exception; EVENT bit 2 on vector 2 ends the command at once (-EIO)
+ * and has the watchdog declare the firmware dead (without vector 2 the
+ * command times out). 0 when the firmware did so; the command's error
+ * else (it does not run, its mailbox is busy), -EPROTO if it answered.
  */
-int inc_fw_inject_hang(struct inc_priv *p)
+int inc_fw_inject(struct inc_priv *p, u16 op)
 {
-	int err = inc_fw_cmd(p, INC_MBOX_OP_DEBUG_HANG, NULL, 0, NULL, 0);
+	int err;
 
-	if (err == -ETIMEDOUT)
+	if (!inc_fw_running(p))
+		return -EIO;
+	err = inc_fw_cmd(p, op, NULL, 0, NULL, 0);
+	if (err == -ETIMEDOUT || (err == -EIO && READ_ONCE(p->fw_fault)))
 		return 0;
 	if (!err) {
-		netdev_warn(p->ndev, "firmware answered DEBUG_HANG: it did not hang\n");
+		netdev_warn(p->ndev, "firmware answered %s: it should not\n",
+			    inc_fw_op_name(op));
 		return -EPROTO;
 	}
 	return err;
