@@ -10,9 +10,11 @@
 #ifndef INC_H
 #define INC_H
 
+#include <linux/completion.h>
 #include <linux/mutex.h>
 #include <linux/netdevice.h>
 #include <linux/pci.h>
+#include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/u64_stats_sync.h>
 #include <linux/workqueue.h>
@@ -145,7 +147,15 @@ struct inc_priv {
 
 	int nvec;		/* 2: a vector per queue; 1: one for both */
 	bool irq_shared;	/* INTx: the handler checks IRQ_STATUS */
+	bool irq_mgmt_vec;	/* vector 2 allocated (the mailbox's) */
 	char irq_name[2][IFNAMSIZ + 4];
+	/*
+	 * IRQ_ENABLE holds the three vectors' bits and a write sets them
+	 * all: every write goes through inc_irq_unmask() under irq_lock
+	 */
+	spinlock_t irq_lock;
+	bool irq_q_on;		/* the queues' vectors (NAPI running) */
+	u32 irq_fw_bit;		/* BIT(INC_IRQ_MGMT) while the mailbox uses it */
 	struct napi_struct napi;
 	struct inc_rings r;		/* while the interface is up */
 	unsigned int tx_size, rx_size;	/* ring sizes for the next open */
@@ -181,6 +191,15 @@ struct inc_priv {
 	u64 fw_hb_ns;			/* ... and in NIC time (inc_fw_mark) */
 	u32 fw_seq;			/* mailbox sequence numbers */
 	u32 fw_deaths;			/* heartbeats that stopped */
+	struct completion fw_done;	/* vector 2 came (a completion?) */
+	bool fw_fault;			/* EVENT: firmware fault, not handled yet */
+	char fw_irq_name[32];
+	u32 fw_irqs;			/* vector 2's interrupts handled */
+	u32 fw_cmds, fw_cmd_errors;	/* commands answered 0, failed */
+	u32 fw_snapshots;		/* ethtool -S from STATS_SNAPSHOT */
+	u32 fw_link_events;		/* EVENT bit 0 seen */
+	struct mutex link_lock;		/* carrier updates (watch, events) */
+	struct devlink_health_reporter *fw_reporter;
 
 	struct inc_sw_stats xmit_stats;
 	struct inc_sw_stats napi_stats;
@@ -213,6 +232,10 @@ static inline void inc_stat_inc(struct inc_sw_stats *st, u64 *counter)
 }
 
 u64 inc_read_stat(struct inc_priv *p, unsigned int n);
+void inc_irq_unmask(struct inc_priv *p);
+void inc_irq_queues(struct inc_priv *p, bool on);
+void inc_link_update(struct inc_priv *p);
+void inc_write_mac_addr(struct inc_priv *p, const u8 *mac);
 void inc_sw_stats_sum(struct inc_priv *p, struct inc_sw_stats *sum);
 void inc_write_mac(struct inc_priv *p);
 bool inc_fault_hit(struct inc_fault *f);
@@ -230,6 +253,7 @@ extern const struct net_device_ops inc_netdev_ops;
 int inc_reconfigure(struct inc_priv *p, unsigned int tx_size,
 		    unsigned int rx_size, unsigned int mtu);
 int inc_recover(struct inc_priv *p);
+int inc_reset_locked(struct inc_priv *p);
 void inc_detach(struct inc_priv *p);
 void inc_reset_task(struct work_struct *work);
 int inc_poll(struct napi_struct *napi, int budget);
@@ -257,14 +281,20 @@ int inc_rx(struct inc_priv *p, int budget);
 int inc_devlink_register(struct inc_priv *p);
 void inc_devlink_unregister(struct inc_priv *p);
 void inc_devlink_report_tx(struct inc_priv *p, const char *msg);
+void inc_devlink_report_fw(struct inc_priv *p, const char *msg);
 
 /* inc_fw.c: the management firmware */
 void inc_fw_init(struct inc_priv *p);
 void inc_fw_fini(struct inc_priv *p);
 void inc_fw_reset_done(struct inc_priv *p);
 void inc_fw_inject_halt(struct inc_priv *p);
+int inc_fw_inject(struct inc_priv *p, u16 op);
+int inc_fw_restart(struct inc_priv *p);
+bool inc_fw_running(struct inc_priv *p);
 int inc_fw_cmd(struct inc_priv *p, u16 op, const u32 *args, unsigned int nargs,
 	       u32 *res, unsigned int nres);
+int inc_fw_set_mac(struct inc_priv *p, const u8 *mac);
+int inc_fw_stats(struct inc_priv *p, u64 *hw);
 void inc_fw_version_str(struct inc_priv *p, char *buf, size_t len);
 #define INC_FW_TESTS	3	/* ethtool -t results */
 int inc_fw_selftest(struct inc_priv *p, u64 *data);

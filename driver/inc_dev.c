@@ -91,7 +91,7 @@ static int inc_quiesce(struct inc_priv *p)
 	u32 st;
 
 	inc_wr(p, INC_CTRL, 0);
-	inc_wr(p, INC_IRQ_ENABLE, 0);
+	inc_irq_queues(p, false);
 	if (!read_poll_timeout(inc_rd, st, st != ~0u && (st & both) == both,
 			       1000, 200000, false, p, INC_STATUS))
 		return 0;
@@ -104,7 +104,7 @@ static int inc_quiesce(struct inc_priv *p)
 		return -EBUSY;
 	}
 	inc_wr(p, INC_CTRL, 0);
-	inc_wr(p, INC_IRQ_ENABLE, 0);
+	inc_irq_queues(p, false);
 	return 0;
 }
 
@@ -124,8 +124,12 @@ static void inc_read_mac(struct inc_priv *p)
 
 static const char *inc_irq_kind(const struct inc_priv *p)
 {
+	if (p->pdev->msix_enabled && p->irq_mgmt_vec)
+		return "MSI-X (3 vectors)";
 	if (p->pdev->msix_enabled)
 		return p->nvec == 2 ? "MSI-X" : "MSI-X (1 vector)";
+	if (p->pdev->msi_enabled && p->irq_mgmt_vec)
+		return "MSI (3 vectors)";
 	if (p->pdev->msi_enabled)
 		return p->nvec == 2 ? "MSI (2 vectors)" : "MSI";
 	return "INTx";
@@ -154,6 +158,58 @@ static const struct file_operations inc_fw_halt_fops = {
 	.llseek	= no_llseek,
 };
 
+/*
+ * debugfs fw_hang, fw_fault: writing 1 sends the firmware's test command
+ * DEBUG_HANG (its core hangs) or DEBUG_FAULT (it takes an exception),
+ * neither answered. The write returns once the command has ended without
+ * an answer, as it must (inc_fw_inject); an error when the firmware does
+ * not run, its mailbox is busy, or it answered.
+ */
+static ssize_t inc_fw_inject_write(const char __user *buf, size_t len,
+				   struct inc_priv *p, u16 op)
+{
+	bool v;
+	int err;
+
+	err = kstrtobool_from_user(buf, len, &v);
+	if (err)
+		return err;
+	if (v) {
+		err = inc_fw_inject(p, op);
+		if (err)
+			return err;
+	}
+	return len;
+}
+
+static ssize_t inc_fw_hang_write(struct file *f, const char __user *buf,
+				 size_t len, loff_t *pos)
+{
+	return inc_fw_inject_write(buf, len, f->private_data,
+				   INC_MBOX_OP_DEBUG_HANG);
+}
+
+static ssize_t inc_fw_fault_write(struct file *f, const char __user *buf,
+				  size_t len, loff_t *pos)
+{
+	return inc_fw_inject_write(buf, len, f->private_data,
+				   INC_MBOX_OP_DEBUG_FAULT);
+}
+
+static const struct file_operations inc_fw_hang_fops = {
+	.owner	= THIS_MODULE,
+	.open	= simple_open,
+	.write	= inc_fw_hang_write,
+	.llseek	= no_llseek,
+};
+
+static const struct file_operations inc_fw_fault_fops = {
+	.owner	= THIS_MODULE,
+	.open	= simple_open,
+	.write	= inc_fw_fault_write,
+	.llseek	= no_llseek,
+};
+
 /* debugfs: /sys/kernel/debug/inceptionn/<PCI name>/ (docs/lab-hosts.md) */
 static void inc_debugfs_init(struct inc_priv *p)
 {
@@ -172,7 +228,15 @@ static void inc_debugfs_init(struct inc_priv *p)
 	debugfs_create_u32("tx_flushes", 0400, d, &p->tx_flushes);
 	if (p->features & INC_FEAT_MGMT) {
 		debugfs_create_file("fw_halt", 0200, d, p, &inc_fw_halt_fops);
+		debugfs_create_file("fw_hang", 0200, d, p, &inc_fw_hang_fops);
+		debugfs_create_file("fw_fault", 0200, d, p, &inc_fw_fault_fops);
 		debugfs_create_u32("fw_deaths", 0400, d, &p->fw_deaths);
+		debugfs_create_u32("fw_irqs", 0400, d, &p->fw_irqs);
+		debugfs_create_u32("fw_cmds", 0400, d, &p->fw_cmds);
+		debugfs_create_u32("fw_cmd_errors", 0400, d, &p->fw_cmd_errors);
+		debugfs_create_u32("fw_snapshots", 0400, d, &p->fw_snapshots);
+		debugfs_create_u32("fw_link_events", 0400, d,
+				   &p->fw_link_events);
 	}
 	inc_peers_debugfs(p->peers, d);
 }
@@ -193,8 +257,12 @@ int inc_probe(struct pci_dev *pdev, const struct inc_transport *tp,
 	p->pdev = pdev;
 	p->tp = tp;
 	p->tp_priv = tp_priv;
-	p->nvec = nvec;
+	/* vectors 0 and 1 the queues' (or one for both), 2 the mailbox's */
+	p->nvec = min(nvec, 2);
+	p->irq_mgmt_vec = nvec > INC_IRQ_MGMT;
 	p->irq_shared = nvec == 1 && !pdev->msi_enabled && !pdev->msix_enabled;
+	spin_lock_init(&p->irq_lock);
+	mutex_init(&p->link_lock);
 	mutex_init(&p->stats_lock);
 	u64_stats_init(&p->xmit_stats.syncp);
 	u64_stats_init(&p->napi_stats.syncp);
@@ -287,8 +355,8 @@ void inc_remove(struct pci_dev *pdev)
 	unregister_netdev(p->ndev);	/* closes it: the NIC stopped */
 	/* no timeout can come any more; one may still be handled */
 	cancel_work_sync(&p->reset_task);
-	inc_devlink_unregister(p);
 	debugfs_remove_recursive(p->debugfs);
+	inc_devlink_unregister(p);
 	inc_fw_fini(p);
 	inc_wr(p, INC_IRQ_ENABLE, 0);
 	inc_wr(p, INC_CTRL, 0);

@@ -3,7 +3,7 @@
  * inceptionn NIC: ethtool. Driver info with the NIC's version, link
  * settings, a register dump, ring sizes, the NIC's counters (compression
  * included) and the driver's, the standard MAC statistics, interrupt
- * coalescing.
+ * coalescing, a reset of the NIC or of its management firmware.
  */
 #include <linux/ethtool.h>
 #include <linux/netdevice.h>
@@ -165,8 +165,14 @@ static void inc_get_ethtool_stats(struct net_device *ndev,
 	struct inc_sw_stats sum;
 	unsigned int i;
 
-	for (i = 0; i < INC_ST_N; i++)
-		*data++ = inc_read_stat(p, i);
+	/*
+	 * the firmware's STATS_SNAPSHOT while it runs: every counter of
+	 * one clock; else each counter's two words in turn
+	 */
+	if (inc_fw_stats(p, data))
+		for (i = 0; i < INC_ST_N; i++)
+			data[i] = inc_read_stat(p, i);
+	data += INC_ST_N;
 	inc_sw_stats_sum(p, &sum);
 	for (i = 0; i < ARRAY_SIZE(inc_sw_stat_desc); i++)
 		*data++ = *(u64 *)((u8 *)&sum + inc_sw_stat_desc[i].off);
@@ -187,6 +193,32 @@ static void inc_get_eth_mac_stats(struct net_device *ndev,
 	s->OctetsTransmittedOK = inc_read_stat(p, INC_ST_TX_BYTES);
 	s->FramesReceivedOK = inc_read_stat(p, INC_ST_RX_FRAMES) -
 			      inc_read_stat(p, INC_ST_RX_DROP_MAC);
+}
+
+/*
+ * ethtool --reset DEV dedicated (or all): a reset of the NIC, which halts
+ * its management core (the firmware boots again); mgmt alone: the
+ * firmware booted again, the datapath untouched. Under RTNL.
+ */
+static int inc_reset(struct net_device *ndev, u32 *flags)
+{
+	struct inc_priv *p = netdev_priv(ndev);
+	int err;
+
+	if ((*flags & ETH_RESET_DEDICATED) == ETH_RESET_DEDICATED) {
+		err = inc_reset_locked(p);
+		if (err)
+			return err;
+		*flags &= ~ETH_RESET_DEDICATED;
+		return 0;
+	}
+	if (*flags & ETH_RESET_MGMT) {
+		err = inc_fw_restart(p);
+		if (err)
+			return err;
+		*flags &= ~ETH_RESET_MGMT;
+	}
+	return 0;
 }
 
 static void inc_get_ringparam(struct net_device *ndev,
@@ -282,4 +314,5 @@ const struct ethtool_ops inc_ethtool_ops = {
 	.set_ringparam		= inc_set_ringparam,
 	.get_coalesce		= inc_get_coalesce,
 	.set_coalesce		= inc_set_coalesce,
+	.reset			= inc_reset,
 };

@@ -15,13 +15,18 @@
  * that stops marks the firmware dead (one message, the core halted); the
  * netdev goes on.
  *
- * The mailbox is polled (MBOX_STATUS.BUSY): the transports allocate two
- * vectors, and vector 2 stays masked (IRQ_ENABLE bit 2 is never set).
+ * Mailbox completions and the firmware's EVENT bits come on interrupt
+ * vector 2 (a threaded handler: the sim transport's register reads
+ * sleep): a completion wakes the waiting command, a link change updates
+ * the carrier, a firmware fault is acted on at once (the watchdog's work
+ * runs now). A NIC with two vectors only has its mailbox polled
+ * (MBOX_STATUS.BUSY), and vector 2 stays masked.
  */
 #include <linux/bitops.h>
 #include <linux/crc32.h>
 #include <linux/delay.h>
 #include <linux/firmware.h>
+#include <linux/interrupt.h>
 #include <linux/iopoll.h>
 #include <linux/jiffies.h>
 #include <linux/ktime.h>
@@ -35,6 +40,8 @@
 #define INC_FW_MAJOR_SPOKEN	1	/* firmware major version */
 #define INC_FW_POLL_MS		200	/* heartbeat watchdog period */
 #define INC_FW_BOOT_POLL_MS	10	/* FW_STATUS while booting */
+#define INC_FW_CMD_MS		100	/* an admin command, the NIC's time */
+#define INC_FW_CMD_LOOK_MS	10	/* its clock looked at, with vector 2 */
 
 MODULE_FIRMWARE(INC_FW_FILE);
 
@@ -42,11 +49,18 @@ MODULE_FIRMWARE(INC_FW_FILE);
  * The firmware's timeouts are in the NIC's time: the kernel's clock on the
  * board, the NIC's clock count on a transport that has its own
  * (nic_time_ns: incsim, whose clock keeps no fixed pace with the wall
- * clock). There the wall clock is a backstop only, INC_FW_WALL_BACKSTOP
- * times the timeout, so that a simulator that stopped counting does not
- * hold a wait for ever.
+ * clock). There the wall clock is a backstop, INC_FW_WALL_BACKSTOP times
+ * the timeout: a simulator that stopped counting must not hold a wait for
+ * ever, and a core that spins (a hung firmware) keeps incsim's model awake
+ * at some 17 us a clock, where 500 ms of the NIC's time would take over
+ * half an hour. 120 times leaves a live firmware room: awake, it beats
+ * every 250000 clocks (about 4 s of wall time, 8 on a loaded host), within
+ * the heartbeat's 60 s; its commands take a few thousand clocks (12 s),
+ * RUN_SELFTEST some 350000 (120 s). And a core asleep, whose time incsim
+ * paces at 1 ms a 100 ms (--sleep-scale), meets the 500 ms of the NIC's
+ * time (50 s) first.
  */
-#define INC_FW_WALL_BACKSTOP	1000
+#define INC_FW_WALL_BACKSTOP	120
 
 struct inc_fw_clock {
 	u64 ns;			/* NIC time */
@@ -167,19 +181,72 @@ static void inc_fw_halt(struct inc_priv *p)
 	inc_wr(p, INC_MGMT_CTRL, INC_MGMT_CTRL_HALT);
 }
 
+static const char *inc_fw_op_name(u16 op)
+{
+	switch (op) {
+	case INC_MBOX_OP_GET_VERSION:
+		return "GET_VERSION";
+	case INC_MBOX_OP_GET_SELFTEST:
+		return "GET_SELFTEST";
+	case INC_MBOX_OP_RUN_SELFTEST:
+		return "RUN_SELFTEST";
+	case INC_MBOX_OP_SET_MAC:
+		return "SET_MAC";
+	case INC_MBOX_OP_STATS_SNAPSHOT:
+		return "STATS_SNAPSHOT";
+	case INC_MBOX_OP_GET_LINK:
+		return "GET_LINK";
+	case INC_MBOX_OP_DEBUG_HANG:
+		return "DEBUG_HANG";
+	case INC_MBOX_OP_DEBUG_FAULT:
+		return "DEBUG_FAULT";
+	default:
+		return "unknown";
+	}
+}
+
+/*
+ * Until MBOX_STATUS.BUSY clears, or ms of the NIC's time (inc_fw_expired):
+ * vector 2 wakes fw_done (any of its interrupts: BUSY is read again; the
+ * NIC's time is looked at every INC_FW_CMD_LOOK_MS meanwhile), or, without
+ * vector 2, BUSY is polled. 0; -ETIMEDOUT; -EIO when the NIC does not
+ * answer or the firmware reported a fault meanwhile.
+ */
+static int inc_fw_wait(struct inc_priv *p, unsigned int ms)
+{
+	struct inc_fw_clock t;
+	u32 v;
+
+	inc_fw_clock_start(p, &t);
+	for (;;) {
+		v = inc_rd(p, INC_MBOX_STATUS);
+		if (v == ~0u || READ_ONCE(p->fw_fault))
+			return -EIO;
+		if (!(v & INC_MBOX_STATUS_BUSY))
+			return 0;
+		if (inc_fw_expired(p, &t, ms))
+			return -ETIMEDOUT;
+		if (p->irq_fw_bit)
+			wait_for_completion_timeout(&p->fw_done,
+						    msecs_to_jiffies(INC_FW_CMD_LOOK_MS));
+		else
+			usleep_range(20, 40);
+	}
+}
+
 /*
  * One admin command (docs/firmware.md, "Admin commands"): args to MBOX_CMD
- * words 1.., the doorbell, BUSY polled until clear, then nres results from
- * MBOX_RSP word 1. 0, the firmware's status as a negative errno, -EIO when
- * the firmware is not running, -ETIMEDOUT. Under fw_lock.
+ * words 1.., the doorbell, the completion awaited (inc_fw_wait), then nres
+ * results from MBOX_RSP word 1. 0, the firmware's status as a negative
+ * errno, -EIO when the firmware is not running, -EBUSY when the mailbox
+ * still holds an unanswered command, -ETIMEDOUT. Under fw_lock.
  */
 static int inc_fw_cmd_locked(struct inc_priv *p, u16 op, const u32 *args,
 			     unsigned int nargs, u32 *res, unsigned int nres)
 {
-	struct inc_fw_clock t;
+	unsigned int i, ms = INC_FW_CMD_MS;
 	u32 v, seq, w0;
-	unsigned int i;
-	int err = 0;
+	int err;
 
 	lockdep_assert_held(&p->fw_lock);
 	if (p->fw_state != INC_FW_RUNNING ||
@@ -188,42 +255,38 @@ static int inc_fw_cmd_locked(struct inc_priv *p, u16 op, const u32 *args,
 	v = inc_rd(p, INC_MBOX_STATUS);
 	if (v == ~0u)
 		return -EIO;
-	if (v & INC_MBOX_STATUS_BUSY)
+	if (v & INC_MBOX_STATUS_BUSY) {
+		p->fw_cmd_errors++;
 		return -EBUSY;
+	}
 	for (i = 0; i < nargs && i + 1 < INC_MBOX_CMD_WORDS; i++)
 		inc_wr(p, INC_MBOX_CMD + 4 * (i + 1), args[i]);
 	seq = ++p->fw_seq & 0xffff;
+	reinit_completion(&p->fw_done);
 	inc_wr(p, INC_MBOX_CMD, seq << 16 | op);
 	inc_wr(p, INC_MBOX_DOORBELL, 1);
-	/* 100 ms of the NIC's time */
-	inc_fw_clock_start(p, &t);
-	for (;;) {
-		v = inc_rd(p, INC_MBOX_STATUS);
-		if (v == ~0u || !(v & INC_MBOX_STATUS_BUSY))
-			break;
-		if (inc_fw_expired(p, &t, 100)) {
-			err = -ETIMEDOUT;
-			break;
-		}
-		usleep_range(20, 40);
-	}
+	err = inc_fw_wait(p, ms);
 	if (err) {
-		netdev_warn(p->ndev, "firmware did not complete command 0x%04x\n",
-			    op);
+		p->fw_cmd_errors++;
+		if (err == -ETIMEDOUT)
+			netdev_err(p->ndev, "firmware did not complete admin command 0x%04x %s within %u ms (MBOX_STATUS BUSY): the mailbox is blocked until the firmware answers or is restarted\n",
+				   op, inc_fw_op_name(op), ms);
 		return err;
 	}
-	if (v == ~0u)
-		return -EIO;
 	w0 = inc_rd(p, INC_MBOX_RSP);
 	if (w0 >> 16 != seq) {
+		p->fw_cmd_errors++;
 		netdev_warn(p->ndev, "firmware answered command 0x%04x with sequence %u, not %u\n",
 			    op, w0 >> 16, seq);
 		return -EIO;
 	}
-	if (w0 & 0xffff)
+	if (w0 & 0xffff) {
+		p->fw_cmd_errors++;
 		return -(int)(w0 & 0xffff);
+	}
 	for (i = 0; i < nres && i + 1 < INC_MBOX_RSP_WORDS; i++)
 		res[i] = inc_rd(p, INC_MBOX_RSP + 4 * (i + 1));
+	p->fw_cmds++;
 	return 0;
 }
 
@@ -254,6 +317,9 @@ static void inc_fw_start(struct inc_priv *p)
 	for (i = 0; i < size; i += 4)
 		inc_wr(p, INC_MGMT_LOAD_DATA,
 		       inc_get32(b + INC_FWIMG_HDR_BYTES + i));
+	p->fw_fault = false;
+	/* vector 2 on again (a reset of the NIC clears IRQ_ENABLE) */
+	inc_irq_unmask(p);
 	inc_wr(p, INC_MGMT_CTRL, 0);
 	p->fw_state = INC_FW_BOOTING;
 	inc_fw_mark(p);		/* the start: READY within 1 s */
@@ -375,6 +441,9 @@ static void inc_fw_work(struct work_struct *work)
 			   hb, inc_fw_since_ms(p, &hb_at),
 			   jiffies_to_msecs(jiffies - p->fw_hb_at), st);
 	inc_fw_halt(p);
+	inc_devlink_report_fw(p, st & INC_FW_STATUS_BOOT_ERROR ?
+			      "firmware fault: core halted" :
+			      "firmware heartbeat stopped: core halted");
 out:
 	if (p->fw_state == INC_FW_BOOTING)
 		schedule_delayed_work(&p->fw_work,
@@ -383,6 +452,104 @@ out:
 		schedule_delayed_work(&p->fw_work,
 				      msecs_to_jiffies(INC_FW_POLL_MS));
 	mutex_unlock(&p->fw_lock);
+}
+
+/*
+ * EVENT's bits, from vector 2's handler. Not under fw_lock: a command
+ * holding it may be waiting for this very handler.
+ */
+static void inc_fw_events(struct inc_priv *p, u32 ev)
+{
+	if (ev & INC_MGMT_EVENT_LINK) {
+		p->fw_link_events++;
+		/* as the link watch does, now (inc_stop syncs this handler) */
+		if (netif_running(p->ndev))
+			inc_link_update(p);
+	}
+	if (ev & INC_MGMT_EVENT_SELFTEST)
+		netdev_info(p->ndev, "firmware: self-test result changed (FW_SELFTEST 0x%04x)\n",
+			    inc_rd(p, INC_FW_SELFTEST));
+	if (ev & INC_MGMT_EVENT_FAULT) {
+		/*
+		 * the watchdog's verdict at once (FW_STATUS has BOOT_ERROR:
+		 * its message, the core halted); a waiting command: -EIO
+		 */
+		WRITE_ONCE(p->fw_fault, true);
+		mod_delayed_work(system_wq, &p->fw_work, 0);
+	}
+}
+
+/*
+ * Vector 2 (threaded: the sim transport's reads sleep): IRQ_STATUS bit 2
+ * cleared, then EVENT read and cleared (W1C) and handled, the waiting
+ * command woken (it reads MBOX_STATUS itself), the vector unmasked (the
+ * NIC masked it when it sent the message).
+ */
+static irqreturn_t inc_fw_irq(int irq, void *data)
+{
+	struct inc_priv *p = data;
+	u32 st, ev;
+
+	if (test_bit(INC_S_FROZEN, &p->state))
+		return IRQ_HANDLED;
+	p->fw_irqs++;
+	st = inc_rd(p, INC_IRQ_STATUS);
+	if (st == ~0u)
+		return IRQ_HANDLED;
+	/* before the sources are read: an event after this fires again */
+	if (st & BIT(INC_IRQ_MGMT))
+		inc_wr(p, INC_IRQ_STATUS, BIT(INC_IRQ_MGMT));
+	ev = inc_rd(p, INC_MGMT_EVENT);
+	if (ev && ev != ~0u) {
+		inc_wr(p, INC_MGMT_EVENT, ev);
+		inc_fw_events(p, ev);
+	}
+	complete(&p->fw_done);
+	inc_irq_unmask(p);
+	return IRQ_HANDLED;
+}
+
+/* vector 2 for the mailbox when the transport has it; else polled (said once) */
+static void inc_fw_irq_init(struct inc_priv *p)
+{
+	struct device *dev = &p->pdev->dev;
+	unsigned long flags;
+	int err;
+
+	if (!p->irq_mgmt_vec) {
+		dev_info(dev, "firmware mailbox polled: no interrupt vector 2 (%d vectors allocated)\n",
+			 p->nvec);
+		return;
+	}
+	snprintf(p->fw_irq_name, sizeof(p->fw_irq_name), "inceptionn-mgmt@%s",
+		 pci_name(p->pdev));
+	err = request_threaded_irq(pci_irq_vector(p->pdev, INC_IRQ_MGMT), NULL,
+				   inc_fw_irq, IRQF_ONESHOT, p->fw_irq_name, p);
+	if (err) {
+		dev_warn(dev, "firmware mailbox polled: interrupt vector 2 not available (%d)\n",
+			 err);
+		return;
+	}
+	inc_wr(p, INC_MGMT_EVENT, ~0u);
+	inc_wr(p, INC_IRQ_STATUS, BIT(INC_IRQ_MGMT));
+	spin_lock_irqsave(&p->irq_lock, flags);
+	p->irq_fw_bit = BIT(INC_IRQ_MGMT);
+	spin_unlock_irqrestore(&p->irq_lock, flags);
+	inc_irq_unmask(p);
+}
+
+static void inc_fw_irq_fini(struct inc_priv *p)
+{
+	unsigned long flags;
+
+	if (!p->irq_fw_bit)
+		return;
+	spin_lock_irqsave(&p->irq_lock, flags);
+	p->irq_fw_bit = 0;
+	spin_unlock_irqrestore(&p->irq_lock, flags);
+	if (!test_bit(INC_S_FROZEN, &p->state))
+		inc_irq_unmask(p);
+	free_irq(pci_irq_vector(p->pdev, INC_IRQ_MGMT), p);
 }
 
 /* At probe: find, check, keep and boot the image. Never fails the probe. */
@@ -394,6 +561,7 @@ void inc_fw_init(struct inc_priv *p)
 
 	mutex_init(&p->fw_lock);
 	INIT_DELAYED_WORK(&p->fw_work, inc_fw_work);
+	init_completion(&p->fw_done);
 	p->fw_state = INC_FW_NONE;
 	if (!(p->features & INC_FEAT_MGMT))
 		return;
@@ -415,6 +583,7 @@ void inc_fw_init(struct inc_priv *p)
 	release_firmware(fw);
 	if (err)
 		return;
+	inc_fw_irq_init(p);
 	mutex_lock(&p->fw_lock);
 	inc_fw_start(p);
 	schedule_delayed_work(&p->fw_work,
@@ -427,6 +596,8 @@ void inc_fw_fini(struct inc_priv *p)
 {
 	if (!(p->features & INC_FEAT_MGMT))
 		return;
+	/* first: its handler queues the work */
+	inc_fw_irq_fini(p);
 	cancel_delayed_work_sync(&p->fw_work);
 	if (!test_bit(INC_S_FROZEN, &p->state))
 		inc_fw_halt(p);
@@ -445,6 +616,90 @@ void inc_fw_reset_done(struct inc_priv *p)
 	p->fw_reload = true;
 	mutex_unlock(&p->fw_lock);
 	mod_delayed_work(system_wq, &p->fw_work, 0);
+}
+
+/* ethtool --reset DEV mgmt: the management core alone, its image booted again */
+int inc_fw_restart(struct inc_priv *p)
+{
+	if (!p->fw_image)
+		return -EOPNOTSUPP;
+	netdev_info(p->ndev, "firmware restart requested: core halted, image loaded again\n");
+	inc_fw_reset_done(p);
+	return 0;
+}
+
+bool inc_fw_running(struct inc_priv *p)
+{
+	return READ_ONCE(p->fw_state) == INC_FW_RUNNING;
+}
+
+/*
+ * debugfs fw_hang, fw_fault: the firmware's test commands, never
+ * answered. DEBUG_HANG: the core spins with interrupts off, no heartbeat;
+ * the command times out (its message logged). DEBUG_FAULT: the core takes
+ * an exception; EVENT bit 2 on vector 2 ends the command at once (-EIO)
+ * and has the watchdog declare the firmware dead (without vector 2 the
+ * command times out). 0 when the firmware did so; the command's error
+ * else (it does not run, its mailbox is busy), -EPROTO if it answered.
+ */
+int inc_fw_inject(struct inc_priv *p, u16 op)
+{
+	int err;
+
+	if (!inc_fw_running(p))
+		return -EIO;
+	err = inc_fw_cmd(p, op, NULL, 0, NULL, 0);
+	if (err == -ETIMEDOUT || (err == -EIO && READ_ONCE(p->fw_fault)))
+		return 0;
+	if (!err) {
+		netdev_warn(p->ndev, "firmware answered %s: it should not\n",
+			    inc_fw_op_name(op));
+		return -EPROTO;
+	}
+	return err;
+}
+
+/*
+ * SET_MAC: the firmware writes MAC_LO/MAC_HI. -ENODEV when the firmware
+ * is not running (the caller writes the registers itself); its status
+ * (-EINVAL for an address it refuses) or the mailbox's error else.
+ */
+int inc_fw_set_mac(struct inc_priv *p, const u8 *mac)
+{
+	u32 args[2] = {
+		mac[0] | mac[1] << 8 | mac[2] << 16 | (u32)mac[3] << 24,
+		mac[4] | mac[5] << 8,
+	};
+
+	if (!inc_fw_running(p))
+		return -ENODEV;
+	return inc_fw_cmd(p, INC_MBOX_OP_SET_MAC, args, ARRAY_SIZE(args),
+			  NULL, 0);
+}
+
+/*
+ * STATS_SNAPSHOT (no clear): the NIC's INC_ST_N counters into hw[], all
+ * taken in one clock, none torn. -ENODEV when the firmware is not
+ * running; -EPROTO when it has fewer counters; the mailbox's error.
+ */
+int inc_fw_stats(struct inc_priv *p, u64 *hw)
+{
+	u32 res[1 + 2 * INC_ST_N], flags = 0;
+	unsigned int n;
+	int err;
+
+	if (!inc_fw_running(p))
+		return -ENODEV;
+	err = inc_fw_cmd(p, INC_MBOX_OP_STATS_SNAPSHOT, &flags, 1, res,
+			 ARRAY_SIZE(res));
+	if (err)
+		return err;
+	if (res[0] < INC_ST_N)
+		return -EPROTO;
+	for (n = 0; n < INC_ST_N; n++)
+		hw[n] = (u64)res[2 + 2 * n] << 32 | res[1 + 2 * n];
+	p->fw_snapshots++;
+	return 0;
 }
 
 /* debugfs fw_halt: stop the core behind the driver's back (a hang) */

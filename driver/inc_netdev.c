@@ -70,16 +70,48 @@ static void inc_get_stats64(struct net_device *ndev,
 	s->rx_dropped = sum.rx_dropped + READ_ONCE(p->hw_rx_drops);
 }
 
-void inc_write_mac(struct inc_priv *p)
+void inc_write_mac_addr(struct inc_priv *p, const u8 *mac)
 {
-	const u8 *mac = p->ndev->dev_addr;
-
 	inc_wr(p, INC_MAC_LO, mac[0] | mac[1] << 8 | mac[2] << 16 |
 	       (u32)mac[3] << 24);
 	inc_wr(p, INC_MAC_HI, mac[4] | mac[5] << 8);
 }
 
+void inc_write_mac(struct inc_priv *p)
+{
+	inc_write_mac_addr(p, p->ndev->dev_addr);
+}
+
 /* ---- interrupts ---- */
+
+/*
+ * IRQ_ENABLE: the queues' two bits while NAPI runs (irq_q_on), vector 2's
+ * while the firmware's mailbox uses it (irq_fw_bit). One register, and a
+ * write sets every bit, so every writer writes both under irq_lock. The
+ * NIC clears a vector's bit when it sends its message: a queue bit set
+ * while NAPI polls costs at most one more poll. Any context.
+ */
+void inc_irq_unmask(struct inc_priv *p)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&p->irq_lock, flags);
+	inc_wr(p, INC_IRQ_ENABLE, p->irq_fw_bit |
+	       (p->irq_q_on ? BIT(INC_IRQ_TX) | BIT(INC_IRQ_RX) : 0));
+	spin_unlock_irqrestore(&p->irq_lock, flags);
+}
+
+/* the queues' vectors on or off; vector 2 as it is */
+void inc_irq_queues(struct inc_priv *p, bool on)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&p->irq_lock, flags);
+	p->irq_q_on = on;
+	inc_wr(p, INC_IRQ_ENABLE, p->irq_fw_bit |
+	       (on ? BIT(INC_IRQ_TX) | BIT(INC_IRQ_RX) : 0));
+	spin_unlock_irqrestore(&p->irq_lock, flags);
+}
 
 static irqreturn_t inc_irq(int irq, void *data)
 {
@@ -139,6 +171,9 @@ static void inc_sync_irqs(struct inc_priv *p)
 
 	for (i = 0; i < p->nvec; i++)
 		synchronize_irq(pci_irq_vector(p->pdev, i));
+	/* vector 2's handler may update the carrier (a link event) */
+	if (p->irq_fw_bit)
+		synchronize_irq(pci_irq_vector(p->pdev, INC_IRQ_MGMT));
 }
 
 /* ---- starting and stopping the NIC ---- */
@@ -176,7 +211,7 @@ static int inc_reset_nic(struct inc_priv *p)
 		return err;
 	}
 	/* a known state before it may reach memory again */
-	inc_wr(p, INC_IRQ_ENABLE, 0);
+	inc_irq_queues(p, false);
 	inc_wr(p, INC_CTRL, 0);
 	p->tp->set_master(p, true);
 	clear_bit(INC_S_DMA_OFF, &p->state);
@@ -204,7 +239,7 @@ static bool inc_hw_stop(struct inc_priv *p, bool reset)
 	napi_disable(&p->napi);
 	netif_tx_disable(p->ndev);
 	/* after NAPI: a poll re-enables interrupts when it completes */
-	inc_wr(p, INC_IRQ_ENABLE, 0);
+	inc_irq_queues(p, false);
 	inc_sync_irqs(p);
 	inc_wr(p, INC_CTRL, 0);
 	if (test_bit(INC_S_FROZEN, &p->state))
@@ -233,7 +268,7 @@ static void inc_hw_start(struct inc_priv *p)
 	unsigned int i;
 
 	inc_wr(p, INC_CTRL, 0);
-	inc_wr(p, INC_IRQ_ENABLE, 0);
+	inc_irq_queues(p, false);
 	r->tx.prod = inc_program_queue(p, INC_TXQ, &r->tx);
 	r->tx.clean = r->tx.prod;
 	r->rx.clean = inc_program_queue(p, INC_RXQ, &r->rx);
@@ -252,7 +287,7 @@ static void inc_hw_start(struct inc_priv *p)
 
 	netdev_reset_queue(p->ndev);
 	napi_enable(&p->napi);
-	inc_wr(p, INC_IRQ_ENABLE, BIT(INC_IRQ_TX) | BIT(INC_IRQ_RX));
+	inc_irq_queues(p, true);
 	inc_wr(p, INC_CTRL, inc_ctrl(p, p->ndev->features));
 	netif_tx_wake_all_queues(p->ndev);
 }
@@ -500,19 +535,25 @@ int inc_poll(struct napi_struct *napi, int budget)
 	done = inc_rx(p, budget);
 	/* the NIC masks a vector when it fires: unmask once idle */
 	if (done < budget && napi_complete_done(napi, done))
-		inc_wr(p, INC_IRQ_ENABLE, BIT(INC_IRQ_TX) | BIT(INC_IRQ_RX));
+		inc_irq_unmask(p);
 	return done;
 }
 
 /* ---- link state and the NIC's drop counters, once a second ---- */
 
-void inc_watch(struct work_struct *work)
+/*
+ * The carrier from STATUS.LINK: once a second (inc_watch), and at once on
+ * the firmware's link event (vector 2). The NIC's STATUS, read under
+ * link_lock so that each change is logged once.
+ */
+static u32 inc_link_check(struct inc_priv *p)
 {
-	struct inc_priv *p = container_of(to_delayed_work(work),
-					  struct inc_priv, watch);
-	u32 st = inc_rd(p, INC_STATUS);
-	bool up = st != ~0u && (st & INC_STATUS_LINK);
+	u32 st;
+	bool up;
 
+	mutex_lock(&p->link_lock);
+	st = inc_rd(p, INC_STATUS);
+	up = st != ~0u && (st & INC_STATUS_LINK);
 	if (up && !netif_carrier_ok(p->ndev)) {
 		netif_carrier_on(p->ndev);
 		netdev_info(p->ndev, "link up\n");
@@ -521,6 +562,21 @@ void inc_watch(struct work_struct *work)
 		netdev_info(p->ndev, "link down%s\n",
 			    st == ~0u ? " (the NIC does not answer)" : "");
 	}
+	mutex_unlock(&p->link_lock);
+	return st;
+}
+
+void inc_link_update(struct inc_priv *p)
+{
+	inc_link_check(p);
+}
+
+void inc_watch(struct work_struct *work)
+{
+	struct inc_priv *p = container_of(to_delayed_work(work),
+					  struct inc_priv, watch);
+	u32 st = inc_link_check(p);
+
 	if (st != ~0u)
 		WRITE_ONCE(p->hw_rx_drops,
 			   inc_read_stat(p, INC_ST_RX_DROP_NO_BUFFER) +
@@ -538,18 +594,51 @@ static int inc_change_mtu(struct net_device *ndev, int mtu)
 	return inc_reconfigure(p, p->tx_size, p->rx_size, mtu);
 }
 
-/* IFF_LIVE_ADDR_CHANGE: the NIC takes a new address at any time */
+/*
+ * IFF_LIVE_ADDR_CHANGE: the NIC takes a new address at any time. Through
+ * the firmware (SET_MAC) while it runs; its registers written directly
+ * when it does not, or when its mailbox fails (a hung firmware must not
+ * keep the address from changing). An address the firmware refuses is
+ * refused.
+ */
 static int inc_set_mac(struct net_device *ndev, void *addr)
 {
 	struct inc_priv *p = netdev_priv(ndev);
+	struct sockaddr *sa = addr;
 	int err;
 
-	err = eth_mac_addr(ndev, addr);
+	err = eth_prepare_mac_addr_change(ndev, addr);
 	if (err)
 		return err;
-	if (netif_device_present(ndev))
-		inc_write_mac(p);
+	if (netif_device_present(ndev)) {
+		err = inc_fw_set_mac(p, sa->sa_data);
+		if (err == -EINVAL) {
+			netdev_err(ndev, "firmware refused MAC address %pM (SET_MAC: EINVAL)\n",
+				   sa->sa_data);
+			return err;
+		}
+		if (err && err != -ENODEV)
+			netdev_warn(ndev, "SET_MAC through the firmware failed (%d): MAC registers written directly\n",
+				    err);
+		if (err)
+			inc_write_mac_addr(p, sa->sa_data);
+	}
+	eth_commit_mac_addr_change(ndev, addr);
 	return 0;
+}
+
+/*
+ * ethtool --reset: the NIC itself (its reset halts the management core:
+ * the firmware boots again), its queues started again when up. Under RTNL.
+ */
+int inc_reset_locked(struct inc_priv *p)
+{
+	ASSERT_RTNL();
+	if (!netif_device_present(p->ndev))
+		return -ENODEV;
+	if (netif_running(p->ndev))
+		return inc_recover_locked(p);
+	return inc_reset_nic(p);
 }
 
 /* the watchdog's timer: registers are read in the reset task */

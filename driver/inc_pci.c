@@ -2,8 +2,9 @@
 /*
  * inceptionn NIC: the FPGA board's transport. The NIC's registers are
  * BAR0 (docs/regmap.md); DMA goes through the board's PCIe bridge. MSI-X
- * with a vector per queue when the bridge offers it, else one MSI or INTx
- * vector for both (the handler then reads IRQ_STATUS). A NIC reset is a
+ * with a vector per queue and one for the management firmware's mailbox
+ * when the bridge offers them, else one MSI or INTx vector for both
+ * queues (the handler then reads IRQ_STATUS) and a polled mailbox. A NIC reset is a
  * function-level reset: the board's PCIe core resets the NIC's logic with
  * it (docs/lab-hosts.md).
  */
@@ -92,7 +93,8 @@ static int inc_pci_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	if (err)
 		return err;
 	pci_save_state(pdev);
-	nvec = pci_alloc_irq_vectors(pdev, 1, 2, PCI_IRQ_ALL_TYPES);
+	/* 0 TX, 1 RX, 2 the firmware's mailbox (fewer: polled, shared) */
+	nvec = pci_alloc_irq_vectors(pdev, 1, 3, PCI_IRQ_ALL_TYPES);
 	if (nvec < 0)
 		return nvec;
 	err = inc_probe(pdev, &inc_pci_transport, b, nvec);

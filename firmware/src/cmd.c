@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * The admin commands (docs/firmware.md "Admin commands"): MBOX_CMD in,
- * MBOX_RSP out. Portable: registers through regs.h only.
+ * MBOX_RSP out; and the tick's link watch (EVENT bit 0). Portable:
+ * registers through regs.h only.
  */
 #include "fw.h"
 #include "fw_version.h"
@@ -93,9 +94,26 @@ uint32_t fw_cmd_exec(const uint32_t *cmd, uint32_t *rsp, unsigned int *nres)
 		rsp[2] = fw_rd(INC_LINK_SPEED);
 		*nres = 2;
 		return INC_MBOX_ST_OK;
+	case INC_MBOX_OP_DEBUG_HANG:
+		/* a test command: no response, no DONE, no heartbeat */
+		fw_hang();
+	case INC_MBOX_OP_DEBUG_FAULT:
+		/* a test command: an exception, handled as any (main.c) */
+		fw_crash();
 	default:
 		return INC_MBOX_ST_EOPNOTSUPP;
 	}
+}
+
+int fw_link_watch(void)
+{
+	uint32_t link = fw_rd(INC_STATUS) & INC_STATUS_LINK;
+
+	if (link == fw.link_last)
+		return 0;
+	fw.link_last = link;
+	fw_wr(INC_MGMT_EVENT, INC_MGMT_EVENT_LINK);
+	return 1;
 }
 
 void fw_mbox_service(void)

@@ -21,6 +21,7 @@ struct fw_state {
 	uint32_t st_run;	/* vectors run */
 	uint32_t st_failed;	/* vectors failed */
 	uint32_t st_first;	/* the first failure: [15:8] set, [7:0] index */
+	uint32_t link_last;	/* STATUS.LINK as last seen (fw_link_watch) */
 };
 extern struct fw_state fw;
 
@@ -33,6 +34,27 @@ extern struct fw_state fw;
 uint32_t fw_cmd_exec(const uint32_t *cmd, uint32_t *rsp, unsigned int *nres);
 /* Reads MBOX_CMD, executes it, writes MBOX_RSP (word 0 last) and completes. */
 void fw_mbox_service(void);
+/*
+ * DEBUG_HANG's hang: never returns, never completes the command. The core
+ * (main.c): interrupts off, a spin with no heartbeat, exactly a hung
+ * firmware. Host tests: back to the test (longjmp).
+ */
+void fw_hang(void) __attribute__((noreturn));
+/*
+ * DEBUG_FAULT's fault: an EBREAK on the core, which the trap handler takes
+ * as any exception (the fault record, FW_STATUS BOOT_ERROR, EVENT bit 2,
+ * halt). Host tests: back to the test (longjmp).
+ */
+void fw_crash(void) __attribute__((noreturn));
+
+/* ---- link events ---- */
+/*
+ * The 1 ms tick's link watch: STATUS.LINK against fw.link_last; on a
+ * change, fw.link_last follows and EVENT bit 0 is set (W1S). Returns 1 on
+ * a change. fw.link_last starts as STATUS.LINK at boot (no event for the
+ * state the firmware found).
+ */
+int fw_link_watch(void);
 
 /* ---- the boot self-test (selftest.c) ---- */
 /*

@@ -8,7 +8,7 @@
 #define FW_VERSION_H
 
 #define FW_VERSION_MAJOR	1
-#define FW_VERSION_MINOR	0
+#define FW_VERSION_MINOR	1
 #define FW_VERSION_PATCH	0
 #define FW_VERSION_WORD \
 	((uint32_t)FW_VERSION_MAJOR << 16 | (uint32_t)FW_VERSION_MINOR << 8 | \

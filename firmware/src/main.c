@@ -25,7 +25,6 @@ struct fw_state fw = { .build_id = FW_BUILD_ID };
 static volatile uint32_t mbox_pending;
 static volatile uint32_t heartbeat;
 static uint32_t next_lo, next_hi;	/* the next heartbeat's mtime */
-static uint32_t link_last;
 
 /* the payload's extent in IMEM (link.ld) */
 extern const uint8_t _fw_image_start[], _fw_image_end[];
@@ -67,15 +66,26 @@ static void timer_start(void)
 
 static void tick(void)
 {
-	uint32_t link;
-
 	timer_arm();
 	fw_wr(INC_FW_HEARTBEAT, ++heartbeat);
-	link = fw_rd(INC_STATUS) & INC_STATUS_LINK;
-	if (link != link_last) {
-		link_last = link;
-		fw_wr(INC_MGMT_EVENT, INC_MGMT_EVENT_LINK);
-	}
+	fw_link_watch();
+}
+
+/* DEBUG_FAULT (cmd.c): a breakpoint exception, a firmware fault (mcause 3) */
+void fw_crash(void)
+{
+	__asm__ volatile("ebreak");
+	for (;;)
+		__asm__ volatile("");
+}
+
+/* DEBUG_HANG (cmd.c): the doorbell was acknowledged; nothing more, ever */
+void fw_hang(void)
+{
+	__asm__ volatile("csrc mstatus, %0" : : "r"(MSTATUS_MIE));
+	__asm__ volatile("csrw mie, zero");
+	for (;;)
+		__asm__ volatile("");
 }
 
 static void __attribute__((noreturn)) fault(uint32_t mcause, uint32_t mepc, uint32_t mtval)
@@ -113,7 +123,7 @@ int main(void)
 	fw.image_bytes = (uint32_t)(_fw_image_end - _fw_image_start);
 	fw_crc32_init();
 	fw.image_crc = fw_crc32(0, _fw_image_start, fw.image_bytes);
-	link_last = fw_rd(INC_STATUS) & INC_STATUS_LINK;
+	fw.link_last = fw_rd(INC_STATUS) & INC_STATUS_LINK;
 
 	/* the heartbeat from here: a long self-test does not look dead */
 	timer_start();

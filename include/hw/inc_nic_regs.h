@@ -138,6 +138,9 @@
 #define INC_MBOX_OP_SET_MAC		0x0004
 #define INC_MBOX_OP_STATS_SNAPSHOT	0x0005
 #define INC_MBOX_OP_GET_LINK		0x0006
+/* test commands (firmware 1.1, docs/firmware.md): the core hangs; it faults */
+#define INC_MBOX_OP_DEBUG_HANG		0x00f0
+#define INC_MBOX_OP_DEBUG_FAULT		0x00f1
 /* MBOX_RSP word 0 [15:0]: status (errno values) */
 #define INC_MBOX_ST_OK		0
 #define INC_MBOX_ST_EIO		5

@@ -21,7 +21,9 @@
 #   --stall-after; logs in $BUILD/vm/driver-stall/; no plain guest), WEDGE
 #   (N, with STALL: main's NIC also stops sending after N frames until its
 #   TX queue is flushed: incsim --tx-wedge-after), TAG
-#   (a name added to the initrd and log directories, so that runs overlap)
+#   (a name added to the initrd and log directories, so that runs overlap),
+#   VECTORS (2: main's NIC gets 2 MSI-X vectors, not 3: the firmware's
+#   mailbox polled, no vector 2; logs in $BUILD/vm/driver-vec2/)
 # Output: TAP (one test point per selftest, then the runner's own), logs in
 # $BUILD/vm/driver/.
 set -uo pipefail
@@ -30,7 +32,7 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT" || exit 2
 BUILD=${BUILD:-build}
 TIMEOUT=${TIMEOUT:-900}
-OUT=$BUILD/driver/vm${STALL:+-stall}${LOSS:+-lossy}${TAG:+-$TAG}
+OUT=$BUILD/driver/vm${STALL:+-stall}${LOSS:+-lossy}${VECTORS:+-vec$VECTORS}${TAG:+-$TAG}
 SRC=/usr/src/linux-source-6.1.tar.xz
 mkdir -p "$OUT"
 export BUILD
@@ -75,7 +77,8 @@ else
 		nic_mtu.sh nic_iperf.sh \
 		nic_grad_tcp.sh nic_grad_udp.sh nic_grad_width.sh nic_plain_peer.sh nic_peers.sh \
 		nic_peers_retrans.sh nic_reconfig.sh \
-		sockopt nic_mark_unload.sh nic_firmware.sh nic_reload.sh nic_cycles.sh >"$list"
+		sockopt nic_mark_unload.sh nic_firmware.sh nic_fw_admin.sh nic_reload.sh \
+		nic_cycles.sh >"$list"
 fi
 files=(--file "$ko:/lib/modules/inceptionn.ko"
 	--file "$KS/tools/testing/selftests/kselftest/runner.sh:/kselftest/kselftest/runner.sh"
@@ -125,8 +128,9 @@ if [ -n "${LOSS:-}" ]; then
 		--guest "main:$OUT/main.cpio.gz:384M" --guest "peer:$OUT/peer.cpio.gz:384M:helper" \
 		--nic main:nic0:link-connect=l0 --nic peer:nic1:link-connect=l0
 fi
-exec tests/vm/run.sh --timeout "$TIMEOUT" --log-dir "$BUILD/vm/driver${TAG:+-$TAG}" \
+exec tests/vm/run.sh --timeout "$TIMEOUT" \
+	--log-dir "$BUILD/vm/driver${VECTORS:+-vec$VECTORS}${TAG:+-$TAG}" \
 	--guest "main:$OUT/main.cpio.gz:384M" --guest "peer:$OUT/peer.cpio.gz:384M:helper" \
 	--guest "plain:$OUT/plain.cpio.gz:256M:helper" \
-	--nic main:nic0:link-listen=l0 --nic peer:nic1:link-connect=l0 \
+	--nic "main:nic0:link-listen=l0${VECTORS:+:vectors=$VECTORS}" --nic peer:nic1:link-connect=l0 \
 	--nic main:nic2:link-listen=l1 --virtio plain:link-connect=l1

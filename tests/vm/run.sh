@@ -13,13 +13,15 @@
 #         A helper guest (e.g. a link peer) need not finish: it is stopped
 #         once every other guest has finished.
 #   --nic GUEST:NIC[:link-listen=L|:link-connect=L][:stats][:stall-after=N[,N...]]
-#         [:tx-wedge-after=N][:gbps=G]
+#         [:tx-wedge-after=N][:gbps=G][:vectors=2|3]
 #         an incsim NIC of GUEST: build/bin/incsim --ivshmem SOCK --ram
-#         /dev/shm/<unique> --ram-size MEM --name NIC --check-dma
+#         /dev/shm/<unique> --ram-size MEM --name NIC --check-dma --vectors V
 #         [--link-listen/--link-connect SOCKET-OF-L] [--stats] [--stall-after N]
 #         [--tx-wedge-after N] [--gbps G],
 #         started (and its socket waited for) before any QEMU; the guest gets
-#         `-chardev socket,id=NIC -device ivshmem-doorbell,vectors=2` and a
+#         `-chardev socket,id=NIC -device ivshmem-doorbell,vectors=V` (V: 3 by
+#         default, vector 2 the firmware's mailbox; vectors=2: the driver
+#         polls its mailbox) and a
 #         shared memory-backend-file RAM (one file for all its NICs). NICs
 #         appear on the guest's PCI bus in order. stall-after=N (N >= 1) hangs
 #         the NIC's DMA bridge once it has sent N frames, until the driver
@@ -118,7 +120,7 @@ valid_id() {
 
 guests=() nics=() virtios=() switches=()
 declare -A G_INITRD=() G_MEM=() G_HELPER=() G_APPEND=() G_NICS=() G_VIRTIOS=() G_ROOT=()
-declare -A N_GUEST=() N_MODE=() N_LINK=() N_STATS=() N_STALL=() N_WEDGE=() N_GBPS=()
+declare -A N_GUEST=() N_MODE=() N_LINK=() N_STATS=() N_STALL=() N_WEDGE=() N_GBPS=() N_VEC=()
 declare -A V_MODE=() V_LINK=() V_MAC=()
 
 has_guest() {
@@ -192,6 +194,7 @@ for spec in ${nic_specs[@]+"${nic_specs[@]}"}; do
 	[ -z "${N_GUEST[$n]:-}" ] || die "--nic $n given twice"
 	nics+=("$n")
 	N_GUEST[$n]=$g N_MODE[$n]='' N_LINK[$n]='' N_STATS[$n]=0 N_STALL[$n]= N_WEDGE[$n]= N_GBPS[$n]=
+	N_VEC[$n]=3
 	G_NICS[$g]+="$n "
 	for x in "${f[@]:2}"; do
 		case $x in
@@ -204,6 +207,10 @@ for spec in ${nic_specs[@]+"${nic_specs[@]}"}; do
 			N_STALL[$n]=${x#stall-after=}
 			[[ ${N_STALL[$n]} =~ ^[1-9][0-9]*(,[1-9][0-9]*)*$ ]] ||
 				die "--nic $spec: stall-after=N[,N...] expected, N >= 1 frames" ;;
+		vectors=*)
+			N_VEC[$n]=${x#vectors=}
+			[[ ${N_VEC[$n]} =~ ^[23]$ ]] ||
+				die "--nic $spec: vectors=2 or vectors=3 expected" ;;
 		tx-wedge-after=*)
 			N_WEDGE[$n]=${x#tx-wedge-after=}
 			[[ ${N_WEDGE[$n]} =~ ^[1-9][0-9]*$ ]] ||
@@ -345,7 +352,7 @@ done
 for n in ${ordered[@]+"${ordered[@]}"}; do
 	g=${N_GUEST[$n]}
 	args=(--ivshmem "$RUN/$n.sock" --ram "$SHM-$g" --ram-size "${G_MEM[$g]}"
-		--name "$n" --check-dma)
+		--name "$n" --check-dma --vectors "${N_VEC[$n]}")
 	[ -n "${N_MODE[$n]}" ] && args+=("--link-${N_MODE[$n]}" "$RUN/link-${N_LINK[$n]}.sock")
 	[ "${N_STATS[$n]}" = 1 ] && args+=(--stats)
 	[ -n "${N_STALL[$n]}" ] && args+=(--stall-after "${N_STALL[$n]}")
@@ -392,7 +399,7 @@ for g in "${guests[@]}"; do
 	fi
 	for n in ${G_NICS[$g]}; do
 		q+=(-chardev "socket,path=$RUN/$n.sock,id=$n"
-			-device "ivshmem-doorbell,chardev=$n,vectors=2")
+			-device "ivshmem-doorbell,chardev=$n,vectors=${N_VEC[$n]}")
 	done
 	if [ -n "${G_ROOT[$g]:-}" ]; then
 		q+=(-virtfs "local,path=/,mount_tag=host,security_model=none,readonly=on")

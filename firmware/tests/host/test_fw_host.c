@@ -5,6 +5,7 @@
  * register file (fake_regs.c) and the C codec as the self-test's engine
  * (selftest_host.c). TAP.
  */
+#include <setjmp.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -17,6 +18,25 @@
 struct fw_state fw = { .build_id = 0x1234abcd, .image_crc = 0x55aa55aa, .image_bytes = 4096 };
 
 #define REG(off) fake_reg[(off) / 4]
+
+/* DEBUG_HANG's hang: on the core it never returns; here, back to the test */
+static jmp_buf hang_jmp;
+static int hung;
+
+void fw_hang(void)
+{
+	hung++;
+	longjmp(hang_jmp, 1);
+}
+
+/* DEBUG_FAULT's exception: on the core the trap handler's fault() */
+static int crashed;
+
+void fw_crash(void)
+{
+	crashed++;
+	longjmp(hang_jmp, 1);
+}
 
 /* post a command as the driver does and let the firmware serve it */
 static uint32_t post(uint32_t op, uint16_t seq, uint32_t a1, uint32_t a2)
@@ -212,6 +232,74 @@ static void test_commands(void)
 	}
 }
 
+/* DEBUG_HANG: the core hangs without answering: no result, no DONE */
+static void test_debug_hang(void)
+{
+	fake_reset();
+	memset(&REG(INC_MBOX_RSP), 0xee, 4 * INC_MBOX_RSP_WORDS);
+	REG(INC_MBOX_CMD) = 0x4242u << 16 | INC_MBOX_OP_DEBUG_HANG;
+	REG(INC_MBOX_STATUS) = 0;
+	hung = 0;
+	if (!setjmp(hang_jmp))
+		fw_mbox_service();
+	t_ok(hung == 1 && fake_nlog == 0 && REG(INC_MBOX_RSP) == 0xeeeeeeee &&
+	     REG(INC_MBOX_STATUS) == 0,
+	     "DEBUG_HANG (0x%04x): the firmware hangs (%d), writes nothing: no response, no DONE (%u writes)",
+	     INC_MBOX_OP_DEBUG_HANG, hung, fake_nlog);
+	/* a firmware that is not hung answers the next opcode as before */
+	hung = 0;
+	if (!setjmp(hang_jmp))
+		post(INC_MBOX_OP_GET_LINK, 0x4243, 0, 0);
+	t_ok(hung == 0 && REG(INC_MBOX_RSP) == 0x42430000u && order_ok(),
+	     "GET_LINK after it (a new firmware): answered, no hang");
+
+	fake_reset();
+	memset(&REG(INC_MBOX_RSP), 0xee, 4 * INC_MBOX_RSP_WORDS);
+	REG(INC_MBOX_CMD) = 0x4244u << 16 | INC_MBOX_OP_DEBUG_FAULT;
+	crashed = 0;
+	hung = 0;
+	if (!setjmp(hang_jmp))
+		fw_mbox_service();
+	t_ok(crashed == 1 && hung == 0 && fake_nlog == 0 && REG(INC_MBOX_RSP) == 0xeeeeeeee,
+	     "DEBUG_FAULT (0x%04x): the exception raised (%d), no response, no DONE",
+	     INC_MBOX_OP_DEBUG_FAULT, crashed);
+}
+
+/* the tick's link watch: EVENT bit 0 on every change of STATUS.LINK, only then */
+static void test_link_watch(void)
+{
+	int r;
+
+	fake_reset();
+	fw.link_last = 0;
+	REG(INC_STATUS) = INC_STATUS_TX_IDLE | INC_STATUS_RX_IDLE;
+	r = fw_link_watch();
+	t_ok(r == 0 && REG(INC_MGMT_EVENT) == 0 && fake_nlog == 0,
+	     "link down as at boot: no event, nothing written");
+	REG(INC_STATUS) |= INC_STATUS_LINK;
+	REG(INC_MGMT_EVENT) = INC_MGMT_EVENT_SELFTEST;
+	r = fw_link_watch();
+	t_ok(r == 1 && REG(INC_MGMT_EVENT) == (INC_MGMT_EVENT_SELFTEST | INC_MGMT_EVENT_LINK) &&
+	     fw.link_last == INC_STATUS_LINK && fake_nlog == 1 && fake_log[0] == INC_MGMT_EVENT,
+	     "link up: EVENT bit 0 set (W1S: bit 1 kept, 0x%x), one write", REG(INC_MGMT_EVENT));
+	REG(INC_MGMT_EVENT) = 0;
+	fake_nlog = 0;
+	r = fw_link_watch() + fw_link_watch();
+	t_ok(r == 0 && REG(INC_MGMT_EVENT) == 0 && fake_nlog == 0,
+	     "link still up on the next ticks: no event");
+	REG(INC_STATUS) &= ~INC_STATUS_LINK;
+	r = fw_link_watch();
+	t_ok(r == 1 && REG(INC_MGMT_EVENT) == INC_MGMT_EVENT_LINK && fw.link_last == 0,
+	     "link down: EVENT bit 0 again");
+	REG(INC_MGMT_EVENT) = 0;
+	REG(INC_STATUS) = INC_STATUS_LINK;
+	r = fw_link_watch();
+	REG(INC_STATUS) = 0;
+	r += fw_link_watch();
+	t_ok(r == 2 && REG(INC_MGMT_EVENT) == INC_MGMT_EVENT_LINK,
+	     "up then down on two ticks: two changes (%d), the bit set until the driver clears it", r);
+}
+
 int main(void)
 {
 	static const uint8_t check[] = "123456789";
@@ -222,5 +310,7 @@ int main(void)
 	     "CRC-32 of \"123456789\" is 0xcbf43926, also in two pieces");
 	test_selftest();
 	test_commands();
+	test_debug_hang();
+	test_link_watch();
 	return t_done();
 }
