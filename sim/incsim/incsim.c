@@ -130,6 +130,7 @@ struct opts {
 	uint64_t seed, stall_after[STALL_MAX];
 	unsigned int stall_n;
 	uint64_t wedge_after;		/* --tx-wedge-after */
+	int engine_fault;		/* --fault engine-tx|engine-rx (NIC_FAULT_*) */
 	double gbps;
 	uint8_t mac[6];
 	int have_mac;
@@ -142,6 +143,10 @@ static void usage(FILE *f)
 "              [--link-listen PATH | --link-connect PATH] [--vectors N]\n"
 "              [--gbps G] [--mac MAC] [--name NAME] [--stats] [--random SEED] [--trace]\n"
 "              [--stall-after N[,N...]] [--tx-wedge-after N] [--check-dma]\n"
+"              [--fault engine-tx|engine-rx]\n"
+"  --fault engine-tx   a faulty compressor: inc_nic's dbg_engine_fault bit 0 flips\n"
+"                      bit 0 of every beat it outputs (frames and the self-test)\n"
+"  --fault engine-rx   the same for the decompressors (bit 1); may be repeated\n"
 "Runs the NIC's RTL as QEMU's ivshmem-doorbell device; see docs/sim.md.\n");
 }
 
@@ -223,6 +228,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{ "stall-after", required_argument, NULL, 'A' },
 		{ "tx-wedge-after", required_argument, NULL, 'W' },
 		{ "check-dma", no_argument, NULL, 'D' },
+		{ "fault", required_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -310,6 +316,14 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 					       optarg);
 			break;
 		case 'D': o->check_dma = 1; break;
+		case 'F':
+			if (!strcmp(optarg, "engine-tx"))
+				o->engine_fault |= NIC_FAULT_TX;
+			else if (!strcmp(optarg, "engine-rx"))
+				o->engine_fault |= NIC_FAULT_RX;
+			else
+				return bad_opt("bad --fault (engine-tx or engine-rx): %s", optarg);
+			break;
 		case 'h': usage(stdout); exit(0);
 		default:
 			return bad_opt("unknown or incomplete option: %s",
@@ -884,6 +898,7 @@ int main(int argc, char **argv)
 	cfg.log = env_log;
 	cfg.log_ctx = &s;
 	cfg.trace = o.trace;
+	cfg.engine_fault = o.engine_fault;
 	s.env = nic_env_new(&cfg);
 	if (!s.env) {
 		msg(&s, "out of memory");
@@ -896,6 +911,11 @@ int main(int argc, char **argv)
 	write_mac(&s);
 	if (o.stall_n)
 		nic_env_stall_dma_after(s.env, o.stall_after[0]);
+	if (o.engine_fault)
+		msg(&s, "fault: a faulty %s%s%s (--fault: dbg_engine_fault 0x%x, bit 0 of every output beat flipped)",
+		    o.engine_fault & NIC_FAULT_TX ? "compressor" : "",
+		    o.engine_fault == (NIC_FAULT_TX | NIC_FAULT_RX) ? " and " : "",
+		    o.engine_fault & NIC_FAULT_RX ? "decompressors" : "", o.engine_fault);
 
 	if (ivs_open(&s.ivs, o.ivshmem, o.vectors, INCSIM_BAR2_SIZE, err,
 		     sizeof(err)) < 0) {
