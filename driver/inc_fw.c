@@ -281,8 +281,10 @@ static bool inc_fw_booted(struct inc_priv *p)
 	dev_info(dev, "firmware v%u.%u.%u (build %08x) running, capabilities 0x%x, FW_STATUS 0x%08x\n",
 		 INC_VERSION_MAJOR(ver), INC_VERSION_MINOR(ver),
 		 INC_VERSION_PATCH(ver), p->fw_build, p->fw_caps, st);
-	/* the boot self-test: a failed set is named (none runs without the
-	 * engine test port, which ethtool -t reports) */
+	/*
+	 * the boot self-test: a failed set is named (none runs without the
+	 * engine test port, which ethtool -t reports)
+	 */
 	if ((p->features & INC_FEAT_TPORT) && (st & INC_FW_STATUS_ST_DONE) &&
 	    !(st & INC_FW_STATUS_ST_PASS)) {
 		u32 b = inc_rd(p, INC_FW_SELFTEST), run, have = inc_fw_st_have(p);

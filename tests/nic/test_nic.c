@@ -1113,15 +1113,15 @@ static void phase_id(void)
 	v = rd(INC_MAGIC);
 	t_ok(v == INC_MAGIC_VALUE, "MAGIC is 0x%08x (0x%08x)", INC_MAGIC_VALUE, v);
 	v = rd(INC_VERSION);
-	t_ok(v >> 16 == 1 && (v >> 8 & 255) >= 4, "VERSION 1.4 or later (0x%08x: %u.%u.%u)",
+	t_ok(v >> 16 == 1 && (v >> 8 & 255) >= 5, "VERSION 1.5 or later (0x%08x: %u.%u.%u)",
 	     v, v >> 16, v >> 8 & 255, v & 255);
 	v = rd(INC_FEATURES);
 	t_ok((v & 0xfff) == 0xfff,
 	     "FEATURES has bits 0..11: compression, decompression, paper, sparse, IPv6, VLAN, loopback, moderation, jumbo, 64-bit stats, link speed, queue flush (0x%08x)",
 	     v);
 	t_ok(!!(v & INC_FEAT_MODE_WIDTH) == (nic_modes() == INCW_MODES_ALL) &&
-	     (v & INC_FEAT_MGMT) && v >> 14 == 0,
-	     "FEATURES bit 12 (width mode) %s at %u lanes, bit 13 (management) set, no bit above it (0x%08x)",
+	     (v & INC_FEAT_MGMT) && (v & INC_FEAT_TPORT) && v >> 15 == 0,
+	     "FEATURES bit 12 (width mode) %s at %u lanes, bits 13 (management) and 14 (engine test port) set, no bit above them (0x%08x)",
 	     nic_modes() == INCW_MODES_ALL ? "set" : "clear", vl_nic_beat() / 4, v);
 	v = rd(INC_LINK_SPEED);
 	t_ok(v == nic_env_get_cfg(env)->link_speed && v,
