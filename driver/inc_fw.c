@@ -116,7 +116,8 @@ static void inc_fw_halt(struct inc_priv *p)
  * One admin command (docs/firmware.md, "Admin commands"): args to MBOX_CMD
  * words 1.., the doorbell, BUSY polled until clear, then nres results from
  * MBOX_RSP word 1. 0, the firmware's status as a negative errno, -EIO when
- * the firmware is not running, -ETIMEDOUT. Under fw_lock.
+ * the firmware is not running, -ETIMEDOUT (100 ms; RUN_SELFTEST, whose
+ * vectors may each wait 5 ms for an engine, 1 s). Under fw_lock.
  */
 static int inc_fw_cmd_locked(struct inc_priv *p, u16 op, const u32 *args,
 			     unsigned int nargs, u32 *res, unsigned int nres)
@@ -140,7 +141,8 @@ static int inc_fw_cmd_locked(struct inc_priv *p, u16 op, const u32 *args,
 	inc_wr(p, INC_MBOX_CMD, seq << 16 | op);
 	inc_wr(p, INC_MBOX_DOORBELL, 1);
 	err = read_poll_timeout(inc_rd, v, v == ~0u || !(v & INC_MBOX_STATUS_BUSY),
-				20, inc_fw_ms(p, 100) * USEC_PER_MSEC, false,
+				20, inc_fw_ms(p, op == INC_MBOX_OP_RUN_SELFTEST ?
+						 1000 : 100) * USEC_PER_MSEC, false,
 				p, INC_MBOX_STATUS);
 	if (err) {
 		netdev_warn(p->ndev, "firmware did not complete command 0x%04x\n",

@@ -169,9 +169,9 @@
 #define INC_TP_STATUS		0x548	/* RO: BUSY, DONE, errors; [31:16] output bytes */
 #define INC_TP_INFO		0x54c	/* RO: [15:0] input buffer, [31:16] output buffer bytes */
 #define INC_TP_IN		0x2000	/* core WO: the input bytes, little-endian words */
-#define INC_TP_IN_BYTES		0x800
+#define INC_TP_IN_BYTES		0x100
 #define INC_TP_OUT		0x2800	/* RO: the engine's output bytes */
-#define INC_TP_OUT_BYTES	0x800
+#define INC_TP_OUT_BYTES	0x100
 
 #define INC_TP_CTRL_START	(1u << 0)	/* write 1: run (reads 0) */
 #define INC_TP_CTRL_DECOMP	(1u << 1)	/* 0 compressor, 1 decompressor */

@@ -219,16 +219,16 @@ wire [15:0] tp_w_addr, tp_r_addr;
 wire [31:0] tp_w_data, tp_r_data;
 wire [DATA_W-1:0] tp_tdata;
 wire [KEEP_W-1:0] tp_tkeep;
-wire        tp_tvalid, tp_tlast, tp_busy;
+wire        tp_tlast, tp_busy, tp_tx_tvalid, tp_rxp_tvalid, tp_rxw_tvalid;
 wire [4:0]  tp_k;
 wire [1:0]  tp_mode;
 wire [13:0] tp_raw_len;
 wire        tp_tx_req, tp_tx_gnt, tp_tx_s_tready, tp_tx_m_tvalid, tp_tx_m_tready,
-            tp_tx_m_tlast;
+            tp_tx_m_tlast, tp_rxp_m_tready, tp_rxw_m_tready;
 wire [2*DATA_W-1:0] tp_tx_m_tdata;
 wire [2*KEEP_W-1:0] tp_tx_m_tkeep;
 wire [7:0]  tp_tx_m_tuser;
-wire        tp_rx_req, tp_rx_gnt, tp_rx_s_tready, tp_rx_m_tvalid, tp_rx_m_tready,
+wire        tp_rx_req, tp_rx_gnt, tp_rx_s_tready, tp_rx_m_tvalid,
             tp_rx_m_tlast, tp_rx_m_tuser;
 wire [DATA_W-1:0] tp_rx_m_tdata;
 wire [KEEP_W-1:0] tp_rx_m_tkeep;
@@ -237,14 +237,16 @@ nic_tport #(.LANES(LANES)) tport (
     .clk(clk), .rst(rst),
     .w_en(tp_w_en), .w_addr(tp_w_addr), .w_data(tp_w_data),
     .r_addr(tp_r_addr), .r_data(tp_r_data),
-    .f_tdata(tp_tdata), .f_tkeep(tp_tkeep), .f_tvalid(tp_tvalid), .f_tlast(tp_tlast),
+    .f_tdata(tp_tdata), .f_tkeep(tp_tkeep), .f_tlast(tp_tlast),
+    .tx_s_tvalid(tp_tx_tvalid), .rx_p_s_tvalid(tp_rxp_tvalid), .rx_w_s_tvalid(tp_rxw_tvalid),
     .f_k(tp_k), .f_mode(tp_mode), .f_raw_len(tp_raw_len),
     .tx_req(tp_tx_req), .tx_gnt(tp_tx_gnt), .tx_s_tready(tp_tx_s_tready),
     .tx_m_tdata(tp_tx_m_tdata), .tx_m_tkeep(tp_tx_m_tkeep), .tx_m_tvalid(tp_tx_m_tvalid),
     .tx_m_tready(tp_tx_m_tready), .tx_m_tlast(tp_tx_m_tlast), .tx_m_terr(tp_tx_m_tuser[7]),
     .rx_req(tp_rx_req), .rx_gnt(tp_rx_gnt), .rx_s_tready(tp_rx_s_tready),
     .rx_m_tdata(tp_rx_m_tdata), .rx_m_tkeep(tp_rx_m_tkeep), .rx_m_tvalid(tp_rx_m_tvalid),
-    .rx_m_tready(tp_rx_m_tready), .rx_m_tlast(tp_rx_m_tlast), .rx_m_terr(tp_rx_m_tuser),
+    .rx_p_m_tready(tp_rxp_m_tready), .rx_w_m_tready(tp_rxw_m_tready),
+    .rx_m_tlast(tp_rx_m_tlast), .rx_m_terr(tp_rx_m_tuser),
     .busy(tp_busy)
 );
 wire unused_tp = ^tp_tx_m_tuser[6:0];
@@ -381,7 +383,7 @@ nic_tx #(.LANES(LANES)) tx (
     .m_axis_tready(tx_tready), .m_axis_tlast(tx_tlast),
     .event_done(tx_event), .idle(tx_idle), .stat_inc(tx_stat),
     .tp_req(tp_tx_req), .tp_gnt(tp_tx_gnt),
-    .tp_tdata(tp_tdata), .tp_tkeep(tp_tkeep), .tp_tvalid(tp_tvalid), .tp_tlast(tp_tlast),
+    .tp_tdata(tp_tdata), .tp_tkeep(tp_tkeep), .tp_tvalid(tp_tx_tvalid), .tp_tlast(tp_tlast),
     .tp_tuser({1'b0, tp_mode, tp_k}), .tp_s_tready(tp_tx_s_tready),
     .tp_m_tdata(tp_tx_m_tdata), .tp_m_tkeep(tp_tx_m_tkeep), .tp_m_tvalid(tp_tx_m_tvalid),
     .tp_m_tready(tp_tx_m_tready), .tp_m_tlast(tp_tx_m_tlast), .tp_m_tuser(tp_tx_m_tuser),
@@ -501,10 +503,12 @@ nic_rx #(.LANES(LANES)) rx (
     .wr_done(rx_wr_done),
     .event_done(rx_event), .idle(rx_idle), .stat_inc(rx_stat),
     .tp_req(tp_rx_req), .tp_gnt(tp_rx_gnt),
-    .tp_tdata(tp_tdata), .tp_tkeep(tp_tkeep), .tp_tvalid(tp_tvalid), .tp_tlast(tp_tlast),
+    .tp_tdata(tp_tdata), .tp_tkeep(tp_tkeep), .tp_p_tvalid(tp_rxp_tvalid),
+    .tp_w_tvalid(tp_rxw_tvalid), .tp_tlast(tp_tlast),
     .tp_tuser({tp_raw_len, tp_mode, tp_k}), .tp_s_tready(tp_rx_s_tready),
     .tp_m_tdata(tp_rx_m_tdata), .tp_m_tkeep(tp_rx_m_tkeep), .tp_m_tvalid(tp_rx_m_tvalid),
-    .tp_m_tready(tp_rx_m_tready), .tp_m_tlast(tp_rx_m_tlast), .tp_m_tuser(tp_rx_m_tuser),
+    .tp_p_m_tready(tp_rxp_m_tready), .tp_w_m_tready(tp_rxw_m_tready),
+    .tp_m_tlast(tp_rx_m_tlast), .tp_m_tuser(tp_rx_m_tuser),
     .dbg_fault(dbg_engine_fault[1])
 );
 

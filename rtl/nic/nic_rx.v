@@ -101,16 +101,20 @@ module nic_rx #
     // output of the engine of its mode
     input  wire          tp_req,
     output reg           tp_gnt = 1'b0,
+    // (the valids and readies: registers, one per engine, 0 but during a
+    // run of that engine)
     input  wire [DATA_W-1:0] tp_tdata,
     input  wire [BB-1:0] tp_tkeep,
-    input  wire          tp_tvalid,
+    input  wire          tp_p_tvalid,   // to inc_decompressor
+    input  wire          tp_w_tvalid,   // to inc_width_decompressor
     input  wire          tp_tlast,
     input  wire [20:0]   tp_tuser,
     output wire          tp_s_tready,
     output wire [DATA_W-1:0] tp_m_tdata,
     output wire [BB-1:0] tp_m_tkeep,
     output wire          tp_m_tvalid,
-    input  wire          tp_m_tready,
+    input  wire          tp_p_m_tready,
+    input  wire          tp_w_m_tready,
     output wire          tp_m_tlast,
     output wire          tp_m_tuser,
     // simulation only (0 on a board): faulty decompressors, bit 0 of every
@@ -673,7 +677,8 @@ reg  [31:0]   cs_all [0:NH-1];
 reg  [31:0]   cs_hp [0:NH-1];
 reg  [31:0]   cs_suf [0:NH-1];
 
-wire          xi_take = xi_state == XI_IDLE && h_idx != xs_idx;
+// (the engine test port's request holds XI's next frame: tp_gnt below)
+wire          xi_take = xi_state == XI_IDLE && h_idx != xs_idx && !tp_req && !tp_gnt;
 reg  [HS_W-1:0] xi_slot = 0;    // the record XI has
 // (the record's fields, as H wrote them)
 wire [1:0]    hr_kind;
@@ -712,7 +717,7 @@ wire         ra_tvalid, ra_tlast, rk_tvalid, rk_tlast;
 wire         ra_tready;
 wire         d_s_tready;
 // both start together, each idle by then (the frame before has left them)
-wire         rx_go = xi_state == XI_GO && ra_ready && rk_ready && !tp_req && !tp_gnt;
+wire         rx_go = xi_state == XI_GO && ra_ready && rk_ready;
 
 nic_rd_stream #(.DATA_W(DATA_W), .ADDR_W(RING_AW)) rd_a (
     .clk(clk), .rst(rst),
@@ -821,23 +826,27 @@ reg          cs_done = 1'b0;     // the checksum pass's last beat was summed
 wire         xi_width = WIDTH_OK && xi_ch_mode == 2'd3;  // XI's chunk: width mode
 reg          xr_width = 1'b0;    // XR's: width mode
 
-// Their inputs and outputs are the test port's while tp_gnt (a register:
-// the multiplexers before the engines' input registers and after their
-// outputs add one LUT level, no logic to the engines' own paths). The
-// port's request stops XI from starting a body (rx_go); the grant comes
-// when XI is not feeding one and no chunk is inside either engine
-// (d_inside: chunks in minus chunks out), so the frame in flight goes
-// whole and the next waits. The grant holds while the request does.
+// Their inputs and outputs are the test port's while tp_gnt. The port's
+// request stops XI from taking a frame (xi_take: the one it has goes on);
+// the grant comes when XI is idle, XR has caught up with it (so it takes
+// no output: d_tready 0) and no chunk is inside either engine (d_inside:
+// chunks in minus chunks out), so the frame in flight goes whole and the
+// next waits. The grant holds while the request does. The port's valid
+// and ready registers (0 but during its run) are ORed into the datapath's,
+// and XR's output select (xr_width) follows the port's mode while granted
+// (XR sets it again for its next frame): the handshakes and the select
+// gain no logic level; the data, keep, last and user inputs take a 2:1
+// multiplexer on the grant register (one LUT level before the engines'
+// input registers).
 wire         tp_w = WIDTH_OK && tp_tuser[6:5] == 2'd3;   // the port's: width
 wire [DATA_W-1:0] e_tdata = tp_gnt ? tp_tdata : ra_tdata;
 wire [BB-1:0] e_tkeep = tp_gnt ? tp_tkeep : ra_tkeep;
 wire         e_tlast = tp_gnt ? tp_tlast : ra_tlast;
 wire [20:0]  e_tuser = tp_gnt ? tp_tuser : {xi_ch_raw, xi_ch_mode, xi_ch_k};
-wire         ep_tvalid = tp_gnt ? tp_tvalid && !tp_w : xi_state == XI_RUN && !xi_width && ra_tvalid;
-wire         ew_tvalid = tp_gnt ? tp_tvalid && tp_w : xi_state == XI_RUN && xi_width && ra_tvalid;
-wire         o_w = tp_gnt ? tp_w : xr_width;   // the engine whose output is taken
-wire         dp_m_tready = tp_gnt ? tp_m_tready && !tp_w : d_tready && !xr_width;
-wire         dw_m_tready = tp_gnt ? tp_m_tready && tp_w : d_tready && xr_width;
+wire         ep_tvalid = (xi_state == XI_RUN && !xi_width && ra_tvalid) || tp_p_tvalid;
+wire         ew_tvalid = (xi_state == XI_RUN && xi_width && ra_tvalid) || tp_w_tvalid;
+wire         dp_m_tready = (d_tready && !xr_width) || tp_p_m_tready;
+wire         dw_m_tready = (d_tready && xr_width) || tp_w_m_tready;
 
 wire [DATA_W-1:0] dp_tdata, dw_tdata;
 wire [BB-1:0] dp_tkeep, dw_tkeep;
@@ -880,11 +889,11 @@ if (WIDTH_OK) begin : g_width
 
     assign d_s_tready = xi_width ? dw_s_tready : dp_s_tready;
     assign tp_s_tready = tp_w ? dw_s_tready : dp_s_tready;
-    assign d_tdata_e = o_w ? dw_tdata : dp_tdata;
-    assign d_tkeep = o_w ? dw_tkeep : dp_tkeep;
-    assign d_tvalid_e = o_w ? dw_tvalid : dp_tvalid;
-    assign d_tlast = o_w ? dw_tlast : dp_tlast;
-    assign d_tuser = o_w ? dw_tuser : dp_tuser;
+    assign d_tdata_e = xr_width ? dw_tdata : dp_tdata;
+    assign d_tkeep = xr_width ? dw_tkeep : dp_tkeep;
+    assign d_tvalid_e = xr_width ? dw_tvalid : dp_tvalid;
+    assign d_tlast = xr_width ? dw_tlast : dp_tlast;
+    assign d_tuser = xr_width ? dw_tuser : dp_tuser;
 end else begin : g_no_width
     assign dw_tdata = {DATA_W{1'b0}};
     assign dw_tkeep = {BB{1'b0}};
@@ -899,33 +908,18 @@ end else begin : g_no_width
     assign d_tvalid_e = dp_tvalid;
     assign d_tlast = dp_tlast;
     assign d_tuser = dp_tuser;
-    wire unused_nw = ^{o_w, dw_m_tready, ew_tvalid, dw_tdata, dw_tkeep, dw_tuser};
+    wire unused_nw = ^{dw_m_tready, ew_tvalid, dw_tdata, dw_tkeep, dw_tuser};
 end
 endgenerate
 
-// the fault of dbg_fault; XR does not see the port's beats
+// the fault of dbg_fault (for the datapath and the port alike)
 assign d_tdata = d_tdata_e ^ {{(DATA_W-1){1'b0}}, dbg_fault};
-assign d_tvalid = d_tvalid_e && !tp_gnt;
+assign d_tvalid = d_tvalid_e;
 assign tp_m_tdata = d_tdata;
 assign tp_m_tkeep = d_tkeep;
-assign tp_m_tvalid = d_tvalid_e && tp_gnt;
+assign tp_m_tvalid = d_tvalid_e;
 assign tp_m_tlast = d_tlast;
 assign tp_m_tuser = d_tuser[0];
-
-// chunks inside the engines (16 at most each)
-reg  [5:0]   d_inside = 0;
-wire         d_in_end = e_tlast && ((ep_tvalid && dp_s_tready) || (ew_tvalid && dw_s_tready));
-wire         d_out_p = dp_tvalid && dp_m_tready && dp_tlast;
-wire         d_out_w = dw_tvalid && dw_m_tready && dw_tlast;
-
-always @(posedge clk) begin
-    d_inside <= d_inside + {5'd0, d_in_end} - {5'd0, d_out_p} - {5'd0, d_out_w};
-    tp_gnt <= tp_req && (tp_gnt || (xi_state != XI_RUN && d_inside == 6'd0));
-    if (rst) begin
-        d_inside <= 0;
-        tp_gnt <= 1'b0;
-    end
-end
 
 // ---- XI's state machine -------------------------------------------------------
 
@@ -1090,10 +1084,30 @@ always @(posedge clk) begin
     end
     default: xr_state <= XR_IDLE;
     endcase
+    // the output select follows the engine test port's mode while it has
+    // the engines (XR is idle then; XR_DECIDE sets it for the next frame)
+    if (tp_gnt)
+        xr_width <= tp_w;
     if (rst) begin
         xr_state <= XR_IDLE;
         xr_idx <= 0;
         b_we <= 1'b0;
+    end
+end
+
+// chunks inside the engines (16 at most each)
+reg  [5:0]   d_inside = 0;
+wire         d_in_end = e_tlast && ((ep_tvalid && dp_s_tready) || (ew_tvalid && dw_s_tready));
+wire         d_out_p = dp_tvalid && dp_m_tready && dp_tlast;
+wire         d_out_w = dw_tvalid && dw_m_tready && dw_tlast;
+
+always @(posedge clk) begin
+    d_inside <= d_inside + {5'd0, d_in_end} - {5'd0, d_out_p} - {5'd0, d_out_w};
+    tp_gnt <= tp_req && (tp_gnt || (xi_state == XI_IDLE && xr_state == XR_IDLE &&
+                                   xr_idx == xs_idx && d_inside == 6'd0));
+    if (rst) begin
+        d_inside <= 0;
+        tp_gnt <= 1'b0;
     end
 end
 

@@ -25,28 +25,40 @@
  *                                          or the engine was reset under
  *                                          the run); [31:16] output bytes
  *   0x54c           TP_INFO    RO    RO    [15:0] TP_IN's bytes, [31:16]
- *                                          TP_OUT's
- *   0x2000..0x27ff  TP_IN      -     WO    the input chunk, word n bytes
+ *                                          TP_OUT's (256 each)
+ *   0x2000..0x20ff  TP_IN      -     WO    the input chunk, word n bytes
  *                                          4n..4n+3 little-endian
- *   0x2800..0x2fff  TP_OUT     RO    RO    the engine's output, likewise
+ *   0x2800..0x28ff  TP_OUT     RO    RO    the engine's output, likewise
+ *
+ * (256 bytes each: the self-test's vectors are 32 values, 128 raw bytes;
+ * TP_OUT is 64 words of LUT RAM read asynchronously into nic_csr's
+ * response register, as MBOX_RSP is, so that read path is no deeper.)
  *
  * nic_csr decodes the offsets and the core's rights; this block takes the
  * core's writes (w_*) and answers a read address combinationally (r_*), as
  * nic_mgmt does.
  *
  * A run: START raises the request of the engine's side (tx_req: the
- * compressor; rx_req: the decompressor of the mode). nic_tx / nic_rx grant
- * it between frames: their next range does not start while the request is
- * up, and the grant comes once the one in flight has left the engine (its
- * last output beat taken by the datapath), so no frame is cut, held inside
- * the engine, reordered or altered; the datapath's next frame waits until
- * the run ends. Granted, the port streams the input as one chunk, one beat
- * a clock (TP_IN is LUT RAM with an asynchronous read into the beat
- * register), and captures each output beat into a register that it writes
- * into TP_OUT a 32-bit word a clock (the engine is held by tready
- * meanwhile). After the chunk's last output beat, the request drops (and
- * the grant with it, a clock later): DONE. A reset of the engine's side
- * under the run (a queue flush) takes the grant away: DONE | CANCELLED.
+ * compressor; rx_req: the decompressors). nic_tx / nic_rx grant it between
+ * frames: no new range (body) starts while the request is up, and the
+ * grant comes once the one in flight has left the engine (its last output
+ * beat taken by the datapath), so no frame is cut, held inside the engine,
+ * reordered or altered; the datapath's next frame waits until the run
+ * ends. Granted, the port streams the input as one chunk, one beat a clock
+ * (TP_IN is LUT RAM read asynchronously into the beat register), and
+ * captures each output beat into a register that it writes into TP_OUT a
+ * 32-bit word a clock (the engine held by tready meanwhile). After the
+ * chunk's last output beat the request drops (and the grant with it, a
+ * clock later): DONE. A reset of the engine's side under the run (a queue
+ * flush) takes the grant away: DONE | CANCELLED.
+ *
+ * The handshake signals to the engines are registers, one per engine
+ * (tx_s_tvalid, rx_p_s_tvalid, rx_w_s_tvalid; tx_m_tready, rx_p_m_tready,
+ * rx_w_m_tready), each 0 unless the run is that engine's: nic_tx and
+ * nic_rx OR them into the datapath's own (which are 0 while the port has
+ * the engine), so the engines' handshake paths gain no logic level; the
+ * data, keep, last and user inputs go through a 2:1 multiplexer whose
+ * select is the grant register.
  *
  * Before the grant the run may wait for as long as the datapath holds its
  * engine (a frame whose body the datapath cannot take out, e.g. with its
@@ -81,11 +93,14 @@ module nic_tport #
     input  wire [15:0]       r_addr,
     output reg  [31:0]       r_data,
 
-    // the feed, to the engine granted (nic_tx's or nic_rx's input mux)
+    // the feed, to the engine granted (nic_tx's or nic_rx's input mux);
+    // its valid, one register per engine (0 unless the run is its)
     output reg  [DATA_W-1:0] f_tdata = 0,
     output reg  [BB-1:0]     f_tkeep = 0,
-    output wire              f_tvalid,
     output reg               f_tlast = 1'b0,
+    output reg               tx_s_tvalid = 1'b0,
+    output reg               rx_p_s_tvalid = 1'b0,   // inc_decompressor
+    output reg               rx_w_s_tvalid = 1'b0,   // inc_width_decompressor
     output wire [4:0]        f_k,          // tuser fields
     output wire [1:0]        f_mode,
     output wire [13:0]       f_raw_len,
@@ -97,7 +112,7 @@ module nic_tport #
     input  wire [2*DATA_W-1:0] tx_m_tdata,
     input  wire [2*BB-1:0]   tx_m_tkeep,
     input  wire              tx_m_tvalid,
-    output wire              tx_m_tready,
+    output reg               tx_m_tready = 1'b0,
     input  wire              tx_m_tlast,
     input  wire              tx_m_terr,    // tuser[7]: the chunk was flagged
 
@@ -108,7 +123,8 @@ module nic_tport #
     input  wire [DATA_W-1:0] rx_m_tdata,
     input  wire [BB-1:0]     rx_m_tkeep,
     input  wire              rx_m_tvalid,
-    output wire              rx_m_tready,
+    output reg               rx_p_m_tready = 1'b0,   // (registers, as the valids)
+    output reg               rx_w_m_tready = 1'b0,
     input  wire              rx_m_tlast,
     input  wire              rx_m_terr,    // tuser[0]: malformed
 
@@ -138,6 +154,7 @@ localparam [31:0] INFO = {OUT_BYTES[15:0], IN_BYTES[15:0]};
 
 // ---- registers ----
 reg        decomp = 1'b0;
+reg        wid = 1'b0;          // mode 3: the width decompressor
 reg  [1:0] mode = 2'd0;
 reg  [4:0] k = 5'd0;
 reg  [15:0] in_len = 16'd0;
@@ -159,11 +176,10 @@ wire gnt = decomp ? rx_gnt : tx_gnt;
 wire s_tready = decomp ? rx_s_tready : tx_s_tready;
 
 // feed: the beat register, bytes left to feed, the next beat's index
-reg         f_valid = 1'b0;
+reg         f_valid = 1'b0;         // (= the valid register of the run's engine)
 reg  [15:0] f_left = 16'd0;
 reg         f_more = 1'b0;           // a beat (maybe the one empty beat) to feed
 reg  [IB_AW-1:0] f_ptr = 0;
-assign f_tvalid = f_valid && state == S_RUN;
 wire        f_adv = !f_valid || s_tready;
 wire        f_full = f_left >= BB16;
 wire [BB-1:0] f_keep_n = f_full ? {BB{1'b1}} : ~({BB{1'b1}} << f_left[BS-1:0]);
@@ -175,21 +191,24 @@ reg  [2*DATA_W-1:0] cap_data = 0;
 reg  [OB-1:0] cap_keep = 0;
 reg         got_last = 1'b0;
 reg  [OW_AW:0] o_wptr = 0;
+reg         m_rdy = 1'b0;           // (= the ready register of the run's engine)
 wire        cap_busy = cap_keep[0];
-wire        take_ok = state == S_RUN && gnt && !cap_busy && !got_last;
-assign tx_m_tready = take_ok && !decomp;
-assign rx_m_tready = take_ok && decomp;
 wire        m_valid = decomp ? rx_m_tvalid : tx_m_tvalid;
 wire        m_last = decomp ? rx_m_tlast : tx_m_tlast;
 wire        m_err = decomp ? rx_m_terr : tx_m_terr;
 wire [2*DATA_W-1:0] m_data = decomp ? {{DATA_W{1'b0}}, rx_m_tdata} : tx_m_tdata;
 wire [OB-1:0] m_keep = decomp ? {{BB{1'b0}}, rx_m_tkeep} : tx_m_tkeep;
-wire        m_take = take_ok && m_valid;
+wire        m_take = m_rdy && m_valid;
+// the ready registers for the next clock: the capture register empty then
+// and the chunk's last beat not yet taken
+wire        cap_busy_n = m_take ? m_keep[0] : cap_busy && cap_keep[4];
+wire        m_rdy_n = state == S_RUN && gnt && !got_last && !(m_take && m_last) &&
+                      !cap_busy_n;
 
 // TP_IN: one LUT RAM of 32-bit words per lane of a beat; TP_OUT: words
 reg  [31:0] obuf [0:OUT_WORDS-1];
 wire [DATA_W-1:0] ib_q;
-wire        w_in = w_en && w_addr[15:11] == INC_TP_IN[15:11];
+wire        w_in = w_en && w_addr[15:8] == INC_TP_IN[15:8];
 wire [IB_AW-1:0] w_beat = w_addr[BS +: IB_AW];
 wire [WPB_W-1:0] w_lane = w_addr[2 +: WPB_W];
 
@@ -218,6 +237,7 @@ always @(posedge clk) begin
     if (w_ctrl && state == S_IDLE) begin
         decomp <= w_data[INC_TP_CTRL_DECOMP_BIT];
         mode <= w_mode;
+        wid <= w_mode == 2'd3;
         k <= w_k;
     end
     if (w_en && w_addr == A_LEN && state == S_IDLE) begin
@@ -261,6 +281,9 @@ always @(posedge clk) begin
         // the input, one beat a clock while the engine takes them
         if (f_adv) begin
             f_valid <= f_more;
+            tx_s_tvalid <= f_more && !decomp;
+            rx_p_s_tvalid <= f_more && decomp && !wid;
+            rx_w_s_tvalid <= f_more && decomp && wid;
             if (f_more) begin
                 f_tdata <= ib_q;
                 f_tkeep <= f_keep_n;
@@ -300,6 +323,7 @@ always @(posedge clk) begin
             tx_req <= 1'b0;
             rx_req <= 1'b0;
             f_valid <= 1'b0;
+            {tx_s_tvalid, rx_p_s_tvalid, rx_w_s_tvalid} <= 3'b000;
             cap_keep <= 0;
             st_cancel <= 1'b1;
             st_done <= 1'b1;
@@ -309,11 +333,19 @@ always @(posedge clk) begin
     default: state <= S_IDLE;
     endcase
 
+    m_rdy <= m_rdy_n;
+    tx_m_tready <= m_rdy_n && !decomp;
+    rx_p_m_tready <= m_rdy_n && decomp && !wid;
+    rx_w_m_tready <= m_rdy_n && decomp && wid;
+
     if (rst) begin
         state <= S_IDLE;
         tx_req <= 1'b0;
         rx_req <= 1'b0;
         f_valid <= 1'b0;
+        {tx_s_tvalid, rx_p_s_tvalid, rx_w_s_tvalid} <= 3'b000;
+        {m_rdy, tx_m_tready, rx_p_m_tready, rx_w_m_tready} <= 4'b0000;
+        wid <= 1'b0;
         cap_keep <= 0;
         got_last <= 1'b0;
         decomp <= 1'b0;
@@ -333,7 +365,7 @@ always @(posedge clk)
 // ---- reads ----
 wire [31:0] ob_q = obuf[r_addr[2 +: OW_AW]];
 always @* begin
-    if (r_addr[15:11] == INC_TP_OUT[15:11])
+    if (r_addr[15:8] == INC_TP_OUT[15:8])
         r_data = ob_q;
     else
         case (r_addr)

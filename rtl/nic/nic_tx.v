@@ -106,14 +106,14 @@ module nic_tx #
     output reg           tp_gnt = 1'b0,
     input  wire [DATA_W-1:0] tp_tdata,
     input  wire [BB-1:0] tp_tkeep,
-    input  wire          tp_tvalid,
+    input  wire          tp_tvalid,     // (a register, 0 but during its run)
     input  wire          tp_tlast,
     input  wire [7:0]    tp_tuser,
     output wire          tp_s_tready,
     output wire [2*DATA_W-1:0] tp_m_tdata,
     output wire [2*BB-1:0] tp_m_tkeep,
     output wire          tp_m_tvalid,
-    input  wire          tp_m_tready,
+    input  wire          tp_m_tready,   // (a register, 0 but during its run)
     output wire          tp_m_tlast,
     output wire [7:0]    tp_m_tuser,
     // simulation only (0 on a board): a faulty compressor, bit 0 of every
@@ -676,6 +676,7 @@ localparam [3:0] P_IDLE = 4'd0, P_PARSE = 4'd1,
                  P_DONE = 4'd12;
 
 reg  [3:0] p_state = P_IDLE;
+reg        p_comp = 1'b0;       // p_state == P_COMP (a register of its own: c_tready)
 reg  [2:0] wait_n = 0;          // clocks in P_CS_END, P_SHIM1 and P_IP4
 // PO takes a record once PI has started it
 wire       p_take = p_state == P_IDLE && p_idx != pis_idx;
@@ -752,21 +753,25 @@ assign rc_go = pi_state == PI_GO && rc_ready && rk_ready && b_fits && !tp_req &&
 assign rk_go = rc_go;
 
 // ---- the compressor ----
-// Its input and output are the test port's while tp_gnt (a register: the
-// multiplexers before the engine's input register and after its output
-// add one LUT level and no logic to the engine's own paths). The port's
+// Its input and output are the test port's while tp_gnt. The port's
 // request stops PI from starting a range (rc_go); the grant comes when PI
 // is not feeding one and no chunk is inside the engine (c_inside: chunks
 // in minus bodies out), so the frame in flight goes whole and the next
-// waits. The grant holds while the request does.
+// waits. The grant holds while the request does. Meanwhile PI does not
+// feed (not in PI_RUN) and PO does not take (every body PI started is out:
+// PO is past P_COMP or has its last beat, c_tready 0), so the port's
+// valid and ready registers (0 but during its run) are ORed into the
+// datapath's: the handshakes gain no logic level; the data, keep, last
+// and user inputs take a 2:1 multiplexer on the grant register (one LUT
+// level before the engine's input register).
 wire [2*DATA_W-1:0] c_tdata, c_tdata_e;
 wire [2*BB-1:0] c_tkeep;
 wire         c_tvalid, c_tvalid_e, c_tlast;
 wire [7:0]   c_tuser;
 wire         c_tready;
-wire         ce_s_tvalid = tp_gnt ? tp_tvalid : pi_state == PI_RUN && rc_tvalid;
+wire         ce_s_tvalid = (pi_state == PI_RUN && rc_tvalid) || tp_tvalid;
 wire         ce_s_tlast = tp_gnt ? tp_tlast : rc_tlast;
-wire         ce_m_tready = tp_gnt ? tp_m_tready : c_tready;
+wire         ce_m_tready = c_tready || tp_m_tready;
 reg  [3:0]   c_inside = 0;
 wire         c_in_end = ce_s_tvalid && c_s_tready && ce_s_tlast;
 wire         c_out_end = c_tvalid_e && ce_m_tready && c_tlast;
@@ -780,13 +785,13 @@ inc_compressor #(.LANES(LANES)) comp (
     .m_axis_tready(ce_m_tready), .m_axis_tlast(c_tlast), .m_axis_tuser(c_tuser)
 );
 
-// the fault of dbg_fault; the datapath does not see the port's beats
+// the fault of dbg_fault (for the datapath and the port alike)
 assign c_tdata = c_tdata_e ^ {{(2*DATA_W-1){1'b0}}, dbg_fault};
-assign c_tvalid = c_tvalid_e && !tp_gnt;
+assign c_tvalid = c_tvalid_e;
 assign tp_s_tready = c_s_tready;
 assign tp_m_tdata = c_tdata;
 assign tp_m_tkeep = c_tkeep;
-assign tp_m_tvalid = c_tvalid_e && tp_gnt;
+assign tp_m_tvalid = c_tvalid_e;
 assign tp_m_tlast = c_tlast;
 assign tp_m_tuser = c_tuser;
 
@@ -840,7 +845,7 @@ reg  [BR_AW:0] p_bend = 0;      // the ring's end after the frame's reservation
 reg  [BR_AW:0] b_left = 0;      // words left of the body's reservation
 reg          body_over = 1'b0;  // the body did not fit it (never, by the bound)
 reg          c_got_last = 1'b0; // the body's last beat is in (the next body waits)
-assign c_tready = p_state == P_COMP && !sp_full && !c_got_last;
+assign c_tready = p_comp && !sp_full && !c_got_last;
 
 wire [DATA_W-1:0] sp_word = sp_half ? sp_data[2*DATA_W-1:DATA_W] : sp_data[DATA_W-1:0];
 wire [BB-1:0] sp_wkeep = sp_half ? sp_keep[2*BB-1:BB] : sp_keep[BB-1:0];
@@ -1157,6 +1162,7 @@ always @(posedge clk) begin
         end else begin
             raw <= 1'b0;
             p_state <= P_COMP;
+            p_comp <= 1'b1;
         end
     end
     P_COMP: begin
@@ -1200,6 +1206,7 @@ always @(posedge clk) begin
             x_suf <= ps_suf[p_slot];
             wait_n <= 0;
             p_state <= P_CS_END;
+            p_comp <= 1'b0;
         end
     end
     P_CS_END: begin
@@ -1270,11 +1277,15 @@ always @(posedge clk) begin
         pd_idx <= pd_idx + 16'd1;
         p_state <= P_IDLE;
     end
-    default: p_state <= P_IDLE;
+    default: begin
+        p_state <= P_IDLE;
+        p_comp <= 1'b0;
+    end
     endcase
 
     if (rst) begin
         p_state <= P_IDLE;
+        p_comp <= 1'b0;
         p_idx <= 0;
         pd_idx <= 0;
         b_we <= 1'b0;
