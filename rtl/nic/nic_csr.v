@@ -3,7 +3,8 @@
  * nic_csr: the NIC's registers behind an AXI4-Lite slave (BAR0): the ID
  * block, control, the two queues, interrupts, the 64-bit statistics and
  * their snapshot bank; the management block's registers (0x0500..0x07ff,
- * nic_mgmt) decoded here and passed on. docs/regmap.md is the map; this
+ * nic_mgmt) and the engine test port's (0x0540..0x054f and its windows
+ * 0x2000..0x2fff, nic_tport, register map 1.5) decoded here and passed on. docs/regmap.md is the map; this
  * file follows it (the management block: docs/firmware.md "Host
  * interface").
  *
@@ -15,8 +16,8 @@
  * bits 23:0 the offset) reaches the same registers with the firmware's
  * rights: it reads the whole map (the live counters through a high-word
  * latch of its own), writes MAC_LO/MAC_HI, the 0x0500 block's core-side
- * registers (FW_*, MBOX_STATUS, EVENT, MBOX_RSP) and STATS_SNAP, with whole
- * words; any other write, a partial one, or an address with bits 23:16 set
+ * registers (FW_*, MBOX_STATUS, EVENT, MBOX_RSP), STATS_SNAP and the test
+ * port's TP_CTRL, TP_LEN and TP_IN, with whole words; any other write, a partial one, or an address with bits 23:16 set
  * is answered with an error and changes nothing. Its request is taken in a
  * clock where the host's port takes nothing; a request that waited a clock
  * holds the host's ready low for one clock and is taken then, so neither
