@@ -179,6 +179,7 @@ $$(O)/sim/nic/vl_nic$(2).o: sim/nic/vl_nic.cpp sim/nic/vl_nic.h $$(VLDIR)/nic$(2
 
 $$(BUILD)/tests/test_nic$(3): $$(O)/tests/nic/test_nic.o $$(O)/sim/nic/nic_env.o \
 	$$(O)/sim/nic/vl_nic$(2).o $$(O)/tests/lib/testlib.o $$(O)/tests/lib/frames.o \
+	$$(O)/tests/nic/selftest_vectors.o \
 	$$(VLDIR)/nic$(2)/Vnic__ALL.a $$(VL_RT) $$(LIBWIRE) $$(LIBCODEC) \
 	| $$(BUILD)/firmware/inceptionn-fw.bin
 	@mkdir -p $$(dir $$@)
@@ -189,7 +190,15 @@ $(eval $(call nic_model,16,,))
 $(eval $(call nic_model,8,8,8))
 VL_NIC := $(VLDIR)/nic/Vnic__ALL.a
 
-$(O)/sim/nic/nic_env.o $(O)/tests/nic/test_nic.o: XFLAGS := -Isim/nic
+$(O)/sim/nic/nic_env.o: XFLAGS := -Isim/nic
+# test_nic checks the engine test port with the firmware's self-test
+# vectors (make firmware generates them; fw.h declares them)
+$(O)/tests/nic/test_nic.o: XFLAGS := -Isim/nic -Ifirmware/src
+$(O)/tests/nic/test_nic.o: firmware/src/fw.h
+$(O)/tests/nic/selftest_vectors.o: $(BUILD)/firmware/selftest_vectors.c firmware/src/fw.h
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(CFLAGS_ALL) -Ifirmware/src -c $< -o $@
 
 # ---- incsim: the NIC's RTL as a PCI device of a QEMU guest (docs/sim.md) ----
 INCSIM_OBJS := $(addprefix $(O)/sim/incsim/, incsim.o ivshmem.o link.o)

@@ -120,7 +120,7 @@ static void inc_get_regs(struct net_device *ndev, struct ethtool_regs *regs,
 /* ethtool -t: the firmware's self-test (inc_fw_selftest) */
 static const char inc_test_names[INC_FW_TESTS][ETH_GSTRING_LEN] = {
 	"fw mailbox (0 ok)",
-	"codec sets not run (of 6)",
+	"codec sets not run",
 	"codec sets failed",
 };
 

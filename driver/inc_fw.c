@@ -41,6 +41,7 @@
 #define INC_FW_POLL_MS		200	/* heartbeat watchdog period */
 #define INC_FW_BOOT_POLL_MS	10	/* FW_STATUS while booting */
 #define INC_FW_CMD_MS		100	/* an admin command, the NIC's time */
+#define INC_FW_SELFTEST_MS	1000	/* RUN_SELFTEST, the NIC's time */
 #define INC_FW_CMD_LOOK_MS	10	/* its clock looked at, with vector 2 */
 
 MODULE_FIRMWARE(INC_FW_FILE);
@@ -239,12 +240,15 @@ static int inc_fw_wait(struct inc_priv *p, unsigned int ms)
  * words 1.., the doorbell, the completion awaited (inc_fw_wait), then nres
  * results from MBOX_RSP word 1. 0, the firmware's status as a negative
  * errno, -EIO when the firmware is not running, -EBUSY when the mailbox
- * still holds an unanswered command, -ETIMEDOUT. Under fw_lock.
+ * still holds an unanswered command, -ETIMEDOUT (INC_FW_CMD_MS of the
+ * NIC's time; RUN_SELFTEST, whose vectors may each wait 5 ms for an
+ * engine, INC_FW_SELFTEST_MS). Under fw_lock.
  */
 static int inc_fw_cmd_locked(struct inc_priv *p, u16 op, const u32 *args,
 			     unsigned int nargs, u32 *res, unsigned int nres)
 {
-	unsigned int i, ms = INC_FW_CMD_MS;
+	unsigned int i, ms = op == INC_MBOX_OP_RUN_SELFTEST ?
+			     INC_FW_SELFTEST_MS : INC_FW_CMD_MS;
 	u32 v, seq, w0;
 	int err;
 
@@ -325,6 +329,33 @@ static void inc_fw_start(struct inc_priv *p)
 	inc_fw_mark(p);		/* the start: READY within 1 s */
 }
 
+static const char * const inc_fw_st_names[INC_FW_ST_SETS] = {
+	"paper compress", "paper decompress", "sparse compress",
+	"sparse decompress", "width compress", "width decompress",
+};
+
+/*
+ * The self-test's vector sets this NIC has (docs/firmware.md): paper and
+ * sparse, and width with FEATURES bit 12. The others are not run and do
+ * not count.
+ */
+static u32 inc_fw_st_have(struct inc_priv *p)
+{
+	return p->features & INC_FEAT_MODE_WIDTH ? 0x3f : 0x0f;
+}
+
+/* "paper compress, width compress" for the sets of mask */
+static void inc_fw_st_list(u32 mask, char *buf, size_t len)
+{
+	unsigned int s, n = 0;
+
+	buf[0] = '\0';
+	for (s = 0; s < INC_FW_ST_SETS; s++)
+		if (mask & BIT(s))
+			n += scnprintf(buf + n, len - n, "%s%s", n ? ", " : "",
+				       inc_fw_st_names[s]);
+}
+
 /*
  * A booting firmware: READY (its version checked, GET_VERSION asked), a
  * boot error or no READY within 1 s (the core halted), or still booting
@@ -386,6 +417,22 @@ static bool inc_fw_booted(struct inc_priv *p)
 	dev_info(dev, "firmware v%u.%u.%u (build %08x) running, capabilities 0x%x, FW_STATUS 0x%08x\n",
 		 INC_VERSION_MAJOR(ver), INC_VERSION_MINOR(ver),
 		 INC_VERSION_PATCH(ver), p->fw_build, p->fw_caps, st);
+	/*
+	 * the boot self-test: a failed set is named (none runs without the
+	 * engine test port, which ethtool -t reports)
+	 */
+	if ((p->features & INC_FEAT_TPORT) && (st & INC_FW_STATUS_ST_DONE) &&
+	    !(st & INC_FW_STATUS_ST_PASS)) {
+		u32 b = inc_rd(p, INC_FW_SELFTEST), run, have = inc_fw_st_have(p);
+		char names[96];
+
+		run = (b >> INC_FW_SELFTEST_RUN_SHIFT) & have;
+		inc_fw_st_list(run & ~b, names, sizeof(names));
+		dev_err(dev, "firmware boot self-test FAILED (FW_SELFTEST 0x%04x): %s%s%s\n",
+			b, names[0] ? names : "",
+			names[0] && (have & ~run) ? "; " : "",
+			have & ~run ? "some sets not run" : "");
+	}
 	return true;
 }
 
@@ -734,13 +781,16 @@ void inc_fw_version_str(struct inc_priv *p, char *buf, size_t len)
 
 /*
  * ethtool -t: RUN_SELFTEST. data[0] the mailbox (0: the command ran),
- * data[1] the vector sets of the six that did not run, data[2] those that
- * ran and failed. Anything non-zero fails the test: a set that did not run
- * is not a pass (today's NIC has no engine test port, so none runs).
+ * data[1] the vector sets of this NIC's (inc_fw_st_have) that did not
+ * run, data[2] those that ran and failed. Anything non-zero fails the
+ * test: a set that did not run is not a pass (a NIC without the engine
+ * test port, FEATURES bit 14, runs none). The engine test port takes the
+ * engines between frames, so the test runs online, with traffic.
  */
 int inc_fw_selftest(struct inc_priv *p, u64 *data)
 {
-	u32 res[4] = { 0 }, run, pass;
+	u32 res[4] = { 0 }, run, pass, have = inc_fw_st_have(p);
+	char names[96];
 	int err;
 
 	err = inc_fw_cmd(p, INC_MBOX_OP_RUN_SELFTEST, NULL, 0, res,
@@ -756,10 +806,17 @@ int inc_fw_selftest(struct inc_priv *p, u64 *data)
 	run = (res[0] >> INC_FW_SELFTEST_RUN_SHIFT) & GENMASK(INC_FW_ST_SETS - 1, 0);
 	pass = res[0] & run;
 	data[0] = 0;
-	data[1] = INC_FW_ST_SETS - hweight32(run);
+	data[1] = hweight32(have & ~run);
 	data[2] = hweight32(run & ~pass);
-	netdev_info(p->ndev, "self-test: codec vector sets run %u of %u, failed %llu (FW_SELFTEST 0x%04x, %u vectors run, %u failed)%s\n",
-		    hweight32(run), INC_FW_ST_SETS, data[2], res[0], res[1],
-		    res[2], run ? "" : ": not run, the NIC has no engine test port");
+	netdev_info(p->ndev, "self-test: codec vector sets run %u of the NIC's %u, failed %llu (FW_SELFTEST 0x%04x, %u vectors run, %u failed)%s\n",
+		    hweight32(run & have), hweight32(have), data[2], res[0],
+		    res[1], res[2],
+		    !(p->features & INC_FEAT_TPORT) ?
+		    ": not run, the NIC has no engine test port" : "");
+	if (data[2]) {
+		inc_fw_st_list(run & ~pass, names, sizeof(names));
+		netdev_err(p->ndev, "self-test FAILED: %s (first failure: set %u vector %u)\n",
+			   names, (res[3] >> 8) & 0xff, res[3] & 0xff);
+	}
 	return data[1] || data[2] ? -EIO : 0;
 }

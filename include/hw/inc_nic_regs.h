@@ -44,6 +44,7 @@
 #define INC_FEAT_QFLUSH		(1u << 11)	/* QFLUSH is valid (v1.2) */
 #define INC_FEAT_MODE_WIDTH	(1u << 12)	/* mode 3 (width), v1.3, 16 lanes */
 #define INC_FEAT_MGMT		(1u << 13)	/* 0x0500 management block, v1.4 */
+#define INC_FEAT_TPORT		(1u << 14)	/* engine test port 0x0540, v1.5 */
 
 #define INC_CONFIG_LANES(c)	((c) & 0xff)
 #define INC_CONFIG_QUEUES(c)	(((c) >> 8) & 0xff)
@@ -138,6 +139,7 @@
 #define INC_MBOX_OP_SET_MAC		0x0004
 #define INC_MBOX_OP_STATS_SNAPSHOT	0x0005
 #define INC_MBOX_OP_GET_LINK		0x0006
+#define INC_MBOX_OP_RUN_VECTOR		0x0007	/* one self-test vector (tests) */
 /* test commands (firmware 1.1, docs/firmware.md): the core hangs; it faults */
 #define INC_MBOX_OP_DEBUG_HANG		0x00f0
 #define INC_MBOX_OP_DEBUG_FAULT		0x00f1
@@ -158,6 +160,35 @@
 #define INC_FWIMG_HDR_VERSION	1
 #define INC_FWIMG_HDR_BYTES	32
 #define INC_FWIMG_IMEM_BYTES	16384	/* the payload's limit (mgmt_soc IMEM) */
+
+/* ---- 0x0540 engine test port (v1.5, FEATURES bit 14; docs/regmap.md) ---- */
+/*
+ * The firmware feeds one chunk through the datapath's own codec engine (TX
+ * compressor, RX decompressor, the width decompressor at 16 lanes) between
+ * frames and reads what comes out. Host RO; core RW (TP_IN: core WO).
+ */
+#define INC_TP_CTRL		0x540	/* core RW: START, CANCEL, direction, mode, k */
+#define INC_TP_LEN		0x544	/* core RW: [15:0] input bytes, [29:16] raw length */
+#define INC_TP_STATUS		0x548	/* RO: BUSY, DONE, errors; [31:16] output bytes */
+#define INC_TP_INFO		0x54c	/* RO: [15:0] input buffer, [31:16] output buffer bytes */
+#define INC_TP_IN		0x2000	/* core WO: the input bytes, little-endian words */
+#define INC_TP_IN_BYTES		0x100
+#define INC_TP_OUT		0x2800	/* RO: the engine's output bytes */
+#define INC_TP_OUT_BYTES	0x100
+
+#define INC_TP_CTRL_START	(1u << 0)	/* write 1: run (reads 0) */
+#define INC_TP_CTRL_DECOMP	(1u << 1)	/* 0 compressor, 1 decompressor */
+#define INC_TP_CTRL_MODE_SHIFT	2		/* [3:2] mode (INC_MODE_*) */
+#define INC_TP_CTRL_K_SHIFT	4		/* [8:4] k */
+#define INC_TP_CTRL_CANCEL	(1u << 31)	/* write 1: withdraw a request not yet granted */
+#define INC_TP_LEN_RAW_SHIFT	16		/* TP_LEN [29:16]: raw_len (decompress) */
+#define INC_TP_ST_BUSY		(1u << 0)	/* a run is in progress */
+#define INC_TP_ST_DONE		(1u << 1)	/* the last run ended (the bits below are its) */
+#define INC_TP_ST_ERROR		(1u << 2)	/* the engine flagged the chunk (malformed) */
+#define INC_TP_ST_OVERFLOW	(1u << 3)	/* more output than TP_OUT holds */
+#define INC_TP_ST_REFUSED	(1u << 4)	/* bad parameters: nothing ran */
+#define INC_TP_ST_CANCELLED	(1u << 5)	/* cancelled or cut by a reset: not run */
+#define INC_TP_ST_OUT_SHIFT	16		/* [31:16] output bytes */
 
 /* ---- 0x1000 statistics: counter n at 0x1000 + 8n (low), +4 (high) ---- */
 #define INC_STATS		0x1000

@@ -82,7 +82,8 @@ module fv_nic_csr #
     input  wire [31:0]  c_req_wdata,
     input  wire [2:0]   irq_fired,
     input  wire         mgmt_event,
-    input  wire [31:0]  mg_r_data
+    input  wire [31:0]  mg_r_data,
+    input  wire [31:0]  tp_r_data
 );
 
 localparam [31:0] MAGIC = 32'h31434e49;
@@ -101,6 +102,9 @@ wire        mg_w_en, mg_w_core;
 wire [10:0] mg_w_addr, mg_r_addr;
 wire [31:0] mg_w_data;
 wire [3:0]  mg_w_strb;
+wire        tp_w_en;
+wire [15:0] tp_w_addr, tp_r_addr;
+wire [31:0] tp_w_data;
 wire [31:0] coal_tx, coal_rx;
 
 nic_csr #(
@@ -133,7 +137,9 @@ nic_csr #(
     .c_rsp_valid(c_rsp_valid), .c_rsp_rdata(c_rsp_rdata), .c_rsp_err(c_rsp_err),
     .mg_w_en(mg_w_en), .mg_w_core(mg_w_core), .mg_w_addr(mg_w_addr),
     .mg_w_data(mg_w_data), .mg_w_strb(mg_w_strb),
-    .mg_r_addr(mg_r_addr), .mg_r_data(mg_r_data)
+    .mg_r_addr(mg_r_addr), .mg_r_data(mg_r_data),
+    .tp_w_en(tp_w_en), .tp_w_addr(tp_w_addr), .tp_w_data(tp_w_data),
+    .tp_r_addr(tp_r_addr), .tp_r_data(tp_r_data)
 );
 
 // the core's side: a request taken, one that waited

@@ -13,7 +13,9 @@
  * A management block (nic_mgmt: an RV32IM core that runs the NIC's
  * firmware, its loader, the mailbox; register block 0x0500, interrupt
  * vector 2; docs/firmware.md) reaches the registers through nic_csr beside
- * the host.
+ * the host. Through the engine test port (nic_tport, block 0x0540, v1.5)
+ * the firmware feeds known chunks through the datapath's own codec engines
+ * between frames: its boot self-test.
  *
  * One queue pair; one clock.
  */
@@ -118,7 +120,14 @@ module inc_nic #
     input  wire          s_axis_rx_tvalid,
     output wire          s_axis_rx_tready,
     input  wire          s_axis_rx_tlast,
-    input  wire          s_axis_rx_tuser
+    input  wire          s_axis_rx_tuser,
+
+    // simulation only: tie to 0 on a board. A faulty engine, for the
+    // self-test's negative tests (docs/firmware.md): bit 0 flips bit 0 of
+    // every beat the compressor outputs, bit 1 the same of the
+    // decompressors' (paper/sparse and width), for the datapath's frames
+    // and the test port alike
+    input  wire [1:0]    dbg_engine_fault
 );
 
 // ---- registers ---------------------------------------------------------------
@@ -187,7 +196,9 @@ nic_csr #(
     .c_rsp_valid(mc_rsp_valid), .c_rsp_rdata(mc_rsp_rdata), .c_rsp_err(mc_rsp_err),
     .mg_w_en(mg_w_en), .mg_w_core(mg_w_core), .mg_w_addr(mg_w_addr),
     .mg_w_data(mg_w_data), .mg_w_strb(mg_w_strb),
-    .mg_r_addr(mg_r_addr), .mg_r_data(mg_r_data)
+    .mg_r_addr(mg_r_addr), .mg_r_data(mg_r_data),
+    .tp_w_en(tp_w_en), .tp_w_addr(tp_w_addr), .tp_w_data(tp_w_data),
+    .tp_r_addr(tp_r_addr), .tp_r_data(tp_r_data)
 );
 
 // ---- management: the core, its loader, the mailbox (block 0x0500) ---------
@@ -206,6 +217,45 @@ nic_mgmt #(
     .m_reg_rsp_err(mc_rsp_err),
     .irq_event(mgmt_event), .quiet(mgmt_quiet), .sleep(mgmt_sleep)
 );
+
+// ---- the engine test port (block 0x0540, windows 0x2000/0x2800) ------------
+
+wire        tp_w_en;
+wire [15:0] tp_w_addr, tp_r_addr;
+wire [31:0] tp_w_data, tp_r_data;
+wire [DATA_W-1:0] tp_tdata;
+wire [KEEP_W-1:0] tp_tkeep;
+wire        tp_tlast, tp_busy, tp_tx_tvalid, tp_rxp_tvalid, tp_rxw_tvalid;
+wire [4:0]  tp_k;
+wire [1:0]  tp_mode;
+wire [13:0] tp_raw_len;
+wire        tp_tx_req, tp_tx_gnt, tp_tx_s_tready, tp_tx_m_tvalid, tp_tx_m_tready,
+            tp_tx_m_tlast, tp_rxp_m_tready, tp_rxw_m_tready;
+wire [2*DATA_W-1:0] tp_tx_m_tdata;
+wire [2*KEEP_W-1:0] tp_tx_m_tkeep;
+wire [7:0]  tp_tx_m_tuser;
+wire        tp_rx_req, tp_rx_gnt, tp_rx_s_tready, tp_rx_m_tvalid,
+            tp_rx_m_tlast, tp_rx_m_tuser;
+wire [DATA_W-1:0] tp_rx_m_tdata;
+wire [KEEP_W-1:0] tp_rx_m_tkeep;
+
+nic_tport #(.LANES(LANES)) tport (
+    .clk(clk), .rst(rst),
+    .w_en(tp_w_en), .w_addr(tp_w_addr), .w_data(tp_w_data),
+    .r_addr(tp_r_addr), .r_data(tp_r_data),
+    .f_tdata(tp_tdata), .f_tkeep(tp_tkeep), .f_tlast(tp_tlast),
+    .tx_s_tvalid(tp_tx_tvalid), .rx_p_s_tvalid(tp_rxp_tvalid), .rx_w_s_tvalid(tp_rxw_tvalid),
+    .f_k(tp_k), .f_mode(tp_mode), .f_raw_len(tp_raw_len),
+    .tx_req(tp_tx_req), .tx_gnt(tp_tx_gnt), .tx_s_tready(tp_tx_s_tready),
+    .tx_m_tdata(tp_tx_m_tdata), .tx_m_tkeep(tp_tx_m_tkeep), .tx_m_tvalid(tp_tx_m_tvalid),
+    .tx_m_tready(tp_tx_m_tready), .tx_m_tlast(tp_tx_m_tlast), .tx_m_terr(tp_tx_m_tuser[7]),
+    .rx_req(tp_rx_req), .rx_gnt(tp_rx_gnt), .rx_s_tready(tp_rx_s_tready),
+    .rx_m_tdata(tp_rx_m_tdata), .rx_m_tkeep(tp_rx_m_tkeep), .rx_m_tvalid(tp_rx_m_tvalid),
+    .rx_p_m_tready(tp_rxp_m_tready), .rx_w_m_tready(tp_rxw_m_tready),
+    .rx_m_tlast(tp_rx_m_tlast), .rx_m_terr(tp_rx_m_tuser),
+    .busy(tp_busy)
+);
+wire unused_tp = ^tp_tx_m_tuser[6:0];
 
 // ---- DMA read: two requesters, responses in order -------------------------
 
@@ -337,7 +387,13 @@ nic_tx #(.LANES(LANES)) tx (
     .wr_done(tx_wr_done),
     .m_axis_tdata(tx_tdata), .m_axis_tkeep(tx_tkeep), .m_axis_tvalid(tx_tvalid),
     .m_axis_tready(tx_tready), .m_axis_tlast(tx_tlast),
-    .event_done(tx_event), .idle(tx_idle), .stat_inc(tx_stat)
+    .event_done(tx_event), .idle(tx_idle), .stat_inc(tx_stat),
+    .tp_req(tp_tx_req), .tp_gnt(tp_tx_gnt),
+    .tp_tdata(tp_tdata), .tp_tkeep(tp_tkeep), .tp_tvalid(tp_tx_tvalid), .tp_tlast(tp_tlast),
+    .tp_tuser({1'b0, tp_mode, tp_k}), .tp_s_tready(tp_tx_s_tready),
+    .tp_m_tdata(tp_tx_m_tdata), .tp_m_tkeep(tp_tx_m_tkeep), .tp_m_tvalid(tp_tx_m_tvalid),
+    .tp_m_tready(tp_tx_m_tready), .tp_m_tlast(tp_tx_m_tlast), .tp_m_tuser(tp_tx_m_tuser),
+    .dbg_fault(dbg_engine_fault[0])
 );
 
 // ---- to the MAC: a frame FIFO, then loopback ------------------------------------
@@ -451,7 +507,15 @@ nic_rx #(.LANES(LANES)) rx (
     .wr_valid(rx_wr_valid),
     .wr_ready(rx_wr_ready),
     .wr_done(rx_wr_done),
-    .event_done(rx_event), .idle(rx_idle), .stat_inc(rx_stat)
+    .event_done(rx_event), .idle(rx_idle), .stat_inc(rx_stat),
+    .tp_req(tp_rx_req), .tp_gnt(tp_rx_gnt),
+    .tp_tdata(tp_tdata), .tp_tkeep(tp_tkeep), .tp_p_tvalid(tp_rxp_tvalid),
+    .tp_w_tvalid(tp_rxw_tvalid), .tp_tlast(tp_tlast),
+    .tp_tuser({tp_raw_len, tp_mode, tp_k}), .tp_s_tready(tp_rx_s_tready),
+    .tp_m_tdata(tp_rx_m_tdata), .tp_m_tkeep(tp_rx_m_tkeep), .tp_m_tvalid(tp_rx_m_tvalid),
+    .tp_p_m_tready(tp_rxp_m_tready), .tp_w_m_tready(tp_rxw_m_tready),
+    .tp_m_tlast(tp_rx_m_tlast), .tp_m_tuser(tp_rx_m_tuser),
+    .dbg_fault(dbg_engine_fault[1])
 );
 
 // ---- interrupts ---------------------------------------------------------------
@@ -470,10 +534,11 @@ nic_irq_port #(.CLK_MHZ(CLK_MHZ)) irq (
     .busy(irq_busy)
 );
 
-// the datapath idle: everything but the management core
+// the datapath idle: everything but the management core (the engine test
+// port's run counts as the datapath's)
 wire dp_idle = tx_idle && rx_idle && fq_empty && !fq_in_frame && lb == loopback &&
                !rx_cut_drop &&
-               irq_busy == 3'b000 && !m_irq_valid && !mc_rsp_valid &&
+               irq_busy == 3'b000 && !m_irq_valid && !mc_rsp_valid && !tp_busy &&
                rd_locked == 2'b00 && rd_empty && wr_locked == 2'b00 && flushing == 2'b00 &&
                wr_empty && !s_axil_bvalid && !s_axil_rvalid;
 

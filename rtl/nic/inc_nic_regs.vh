@@ -51,6 +51,8 @@ localparam [31:0] INC_FEAT_MODE_WIDTH = 32'h00001000;   // mode 3 (width), v1.3,
 localparam integer INC_FEAT_MODE_WIDTH_BIT = 12;
 localparam [31:0] INC_FEAT_MGMT = 32'h00002000;   // 0x0500 management block, v1.4
 localparam integer INC_FEAT_MGMT_BIT = 13;
+localparam [31:0] INC_FEAT_TPORT = 32'h00004000;   // engine test port 0x0540, v1.5
+localparam integer INC_FEAT_TPORT_BIT = 14;
 
 // ---- 0x0100 control ----
 localparam [31:0] INC_CTRL = 32'h00000100;
@@ -153,6 +155,7 @@ localparam [31:0] INC_MBOX_OP_RUN_SELFTEST = 32'h00000003;
 localparam [31:0] INC_MBOX_OP_SET_MAC = 32'h00000004;
 localparam [31:0] INC_MBOX_OP_STATS_SNAPSHOT = 32'h00000005;
 localparam [31:0] INC_MBOX_OP_GET_LINK = 32'h00000006;
+localparam [31:0] INC_MBOX_OP_RUN_VECTOR = 32'h00000007;   // one self-test vector (tests)
 localparam [31:0] INC_MBOX_OP_DEBUG_HANG = 32'h000000f0;
 localparam [31:0] INC_MBOX_OP_DEBUG_FAULT = 32'h000000f1;
 localparam [31:0] INC_MBOX_ST_OK = 32'h00000000;
@@ -172,6 +175,38 @@ localparam [31:0] INC_FWIMG_MAGIC = 32'h57464e49;   // "INFW" little-endian
 localparam [31:0] INC_FWIMG_HDR_VERSION = 32'h00000001;
 localparam [31:0] INC_FWIMG_HDR_BYTES = 32'h00000020;
 localparam [31:0] INC_FWIMG_IMEM_BYTES = 32'h00004000;   // the payload's limit (mgmt_soc IMEM)
+
+// ---- 0x0540 engine test port (v1.5, FEATURES bit 14; docs/regmap.md) ----
+localparam [31:0] INC_TP_CTRL = 32'h00000540;   // core RW: START, CANCEL, direction, mode, k
+localparam [31:0] INC_TP_LEN = 32'h00000544;   // core RW: [15:0] input bytes, [29:16] raw length
+localparam [31:0] INC_TP_STATUS = 32'h00000548;   // RO: BUSY, DONE, errors; [31:16] output bytes
+localparam [31:0] INC_TP_INFO = 32'h0000054c;   // RO: [15:0] input buffer, [31:16] output buffer bytes
+localparam [31:0] INC_TP_IN = 32'h00002000;   // core WO: the input bytes, little-endian words
+localparam [31:0] INC_TP_IN_BYTES = 32'h00000100;
+localparam [31:0] INC_TP_OUT = 32'h00002800;   // RO: the engine's output bytes
+localparam [31:0] INC_TP_OUT_BYTES = 32'h00000100;
+localparam [31:0] INC_TP_CTRL_START = 32'h00000001;   // write 1: run (reads 0)
+localparam integer INC_TP_CTRL_START_BIT = 0;
+localparam [31:0] INC_TP_CTRL_DECOMP = 32'h00000002;   // 0 compressor, 1 decompressor
+localparam integer INC_TP_CTRL_DECOMP_BIT = 1;
+localparam [31:0] INC_TP_CTRL_MODE_SHIFT = 32'h00000002;   // [3:2] mode (INC_MODE_*)
+localparam [31:0] INC_TP_CTRL_K_SHIFT = 32'h00000004;   // [8:4] k
+localparam [31:0] INC_TP_CTRL_CANCEL = 32'h80000000;   // write 1: withdraw a request not yet granted
+localparam integer INC_TP_CTRL_CANCEL_BIT = 31;
+localparam [31:0] INC_TP_LEN_RAW_SHIFT = 32'h00000010;   // TP_LEN [29:16]: raw_len (decompress)
+localparam [31:0] INC_TP_ST_BUSY = 32'h00000001;   // a run is in progress
+localparam integer INC_TP_ST_BUSY_BIT = 0;
+localparam [31:0] INC_TP_ST_DONE = 32'h00000002;   // the last run ended (the bits below are its)
+localparam integer INC_TP_ST_DONE_BIT = 1;
+localparam [31:0] INC_TP_ST_ERROR = 32'h00000004;   // the engine flagged the chunk (malformed)
+localparam integer INC_TP_ST_ERROR_BIT = 2;
+localparam [31:0] INC_TP_ST_OVERFLOW = 32'h00000008;   // more output than TP_OUT holds
+localparam integer INC_TP_ST_OVERFLOW_BIT = 3;
+localparam [31:0] INC_TP_ST_REFUSED = 32'h00000010;   // bad parameters: nothing ran
+localparam integer INC_TP_ST_REFUSED_BIT = 4;
+localparam [31:0] INC_TP_ST_CANCELLED = 32'h00000020;   // cancelled or cut by a reset: not run
+localparam integer INC_TP_ST_CANCELLED_BIT = 5;
+localparam [31:0] INC_TP_ST_OUT_SHIFT = 32'h00000010;   // [31:16] output bytes
 
 // ---- 0x1000 statistics: counter n at 0x1000 + 8n (low), +4 (high) ----
 localparam [31:0] INC_STATS = 32'h00001000;

@@ -3,7 +3,8 @@
  * nic_csr: the NIC's registers behind an AXI4-Lite slave (BAR0): the ID
  * block, control, the two queues, interrupts, the 64-bit statistics and
  * their snapshot bank; the management block's registers (0x0500..0x07ff,
- * nic_mgmt) decoded here and passed on. docs/regmap.md is the map; this
+ * nic_mgmt) and the engine test port's (0x0540..0x054f and its windows
+ * 0x2000..0x2fff, nic_tport, register map 1.5) decoded here and passed on. docs/regmap.md is the map; this
  * file follows it (the management block: docs/firmware.md "Host
  * interface").
  *
@@ -15,8 +16,8 @@
  * bits 23:0 the offset) reaches the same registers with the firmware's
  * rights: it reads the whole map (the live counters through a high-word
  * latch of its own), writes MAC_LO/MAC_HI, the 0x0500 block's core-side
- * registers (FW_*, MBOX_STATUS, EVENT, MBOX_RSP) and STATS_SNAP, with whole
- * words; any other write, a partial one, or an address with bits 23:16 set
+ * registers (FW_*, MBOX_STATUS, EVENT, MBOX_RSP), STATS_SNAP and the test
+ * port's TP_CTRL, TP_LEN and TP_IN, with whole words; any other write, a partial one, or an address with bits 23:16 set
  * is answered with an error and changes nothing. Its request is taken in a
  * clock where the host's port takes nothing; a request that waited a clock
  * holds the host's ready low for one clock and is taken then, so neither
@@ -37,10 +38,11 @@
 
 module nic_csr #
 (
-    // VERSION register: major 1, minor 4 (1.1: LINK_SPEED; 1.2: QFLUSH;
+    // VERSION register: major 1, minor 5 (1.1: LINK_SPEED; 1.2: QFLUSH;
     // 1.3: width mode, FEATURES bit 12 where LANES is 16; 1.4: the
-    // management block, FEATURES bit 13), patch 0
-    parameter [31:0] VERSION = 32'h00010400,
+    // management block, FEATURES bit 13; 1.5: the engine test port,
+    // FEATURES bit 14), patch 0
+    parameter [31:0] VERSION = 32'h00010500,
     // BUILD register
     parameter [31:0] BUILD_ID = 32'h0,
     // reset value of MAC_LO/MAC_HI, byte 0 in bits 7:0
@@ -127,7 +129,16 @@ module nic_csr #
     output wire [31:0]           mg_w_data,
     output wire [3:0]            mg_w_strb,
     output wire [10:0]           mg_r_addr,
-    input  wire [31:0]           mg_r_data
+    input  wire [31:0]           mg_r_data,
+
+    // the engine test port's registers (nic_tport, 0x540..0x54f and the
+    // windows 0x2000..0x2fff): the core's writes (the host's are ignored),
+    // a read address and its data
+    output wire                  tp_w_en,
+    output wire [15:0]           tp_w_addr,
+    output wire [31:0]           tp_w_data,
+    output wire [15:0]           tp_r_addr,
+    input  wire [31:0]           tp_r_data
 );
 
 // the offsets, bits and limits of docs/regmap.md (include/hw/inc_nic_regs.h)
@@ -141,7 +152,7 @@ localparam [31:0] FEATURES = INC_FEAT_TX_COMP | INC_FEAT_RX_DECOMP | INC_FEAT_MO
                              INC_FEAT_MODE_SPARSE | INC_FEAT_IPV6 | INC_FEAT_VLAN |
                              INC_FEAT_LOOPBACK | INC_FEAT_IRQ_COAL | INC_FEAT_JUMBO |
                              INC_FEAT_STATS64 | INC_FEAT_LINK_SPEED | INC_FEAT_QFLUSH |
-                             FEAT_WIDTH | INC_FEAT_MGMT;
+                             FEAT_WIDTH | INC_FEAT_MGMT | INC_FEAT_TPORT;
 localparam [31:0] A_TXQ = INC_TXQ, A_RXQ = INC_RXQ;
 localparam [15:0] MAX_HW = MAX_FRAME_HW;
 localparam [7:0]  LANES8 = LANES[7:0];
@@ -240,28 +251,40 @@ wire [31:0] ca = {16'd0, c_a16};
 wire        c_far = c_req_addr[23:16] != 8'd0;
 wire [31:0] ra = {16'd0, h_rd_want && !c_hold ? s_axil_araddr : c_a16};
 
-// the management block: 0x0500..0x07ff
+// the management block: 0x0500..0x07ff, but for the test port's
+// registers 0x0540..0x054f (nic_tport, with its windows 0x2000..0x2fff)
+function is_tp;
+    input [15:4] a;
+    is_tp = a[15:4] == 12'h054 || a[15:12] == 4'h2;
+endfunction
 function is_mg;
-    input [15:8] a;
-    is_mg = a[15:11] == 5'd0 && (a[10:8] == 3'd5 || a[10:9] == 2'b11);
+    input [15:4] a;
+    is_mg = a[15:11] == 5'd0 && (a[10:8] == 3'd5 || a[10:9] == 2'b11) && a[15:4] != 12'h054;
 endfunction
 
 // the core's writes and their rights (the fw column of docs/firmware.md)
 wire c_w_mg = ca == INC_FW_STATUS || ca == INC_FW_VERSION || ca == INC_FW_HEARTBEAT ||
               ca == INC_FW_SELFTEST || ca == INC_MBOX_STATUS || ca == INC_MGMT_EVENT ||
               (ca >= INC_MBOX_RSP && ca < INC_MBOX_RSP + 4 * INC_MBOX_RSP_WORDS);
+wire c_w_tp = ca == INC_TP_CTRL || ca == INC_TP_LEN ||
+              (ca >= INC_TP_IN && ca < INC_TP_IN + INC_TP_IN_BYTES);
 wire c_w_ok = !c_far && c_req_wstrb == 4'hf &&
-              (c_w_mg || ca == INC_MAC_LO || ca == INC_MAC_HI || ca == INC_STATS_SNAP);
+              (c_w_mg || c_w_tp || ca == INC_MAC_LO || ca == INC_MAC_HI ||
+               ca == INC_STATS_SNAP);
 wire c_wr = c_take && c_req_we && c_w_ok;
 wire snap_take = c_wr && ca == INC_STATS_SNAP && c_req_wdata[INC_STATS_SNAP_TAKE_BIT];
 wire snap_clear = snap_take && c_req_wdata[INC_STATS_SNAP_CLEAR_BIT];
 
-assign mg_w_en = (wr && is_mg(wa[15:8])) || (c_wr && c_w_mg);
+assign mg_w_en = (wr && is_mg(wa[15:4])) || (c_wr && c_w_mg);
 assign mg_w_core = !wr;
 assign mg_w_addr = wr ? wa[10:0] : ca[10:0];
 assign mg_w_data = wr ? s_axil_wdata : c_req_wdata;
 assign mg_w_strb = wr ? s_axil_wstrb : 4'hf;
 assign mg_r_addr = ra[10:0];
+assign tp_w_en = c_wr && c_w_tp;
+assign tp_w_addr = c_a16;
+assign tp_w_data = c_req_wdata;
+assign tp_r_addr = ra[15:0];
 
 integer si;
 always @(posedge clk) begin
@@ -355,7 +378,9 @@ always @* begin
         rv = ra[2] ? snap_q[63:32] : snap_q[31:0];
     else if (is_stat)
         rv = stat_q[31:0];
-    else if (is_mg(ra[15:8]))
+    else if (is_tp(ra[15:4]))
+        rv = tp_r_data;
+    else if (is_mg(ra[15:4]))
         rv = mg_r_data;
     else
             case (ra)

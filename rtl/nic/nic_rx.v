@@ -92,7 +92,34 @@ module nic_rx #
     output reg           event_done = 1'b0,
     output wire          idle,
     // statistics increments (docs/regmap.md, counters 8..17)
-    output reg  [159:0]  stat_inc = 0
+    output reg  [159:0]  stat_inc = 0,
+
+    // the engine test port (nic_tport): its request for the decompressors,
+    // granted between frames (tp_gnt: the engines' inputs and outputs are
+    // the port's), the port's chunk (tp_tuser as the engines': [4:0] k,
+    // [6:5] mode, 3 for the width decompressor, [20:7] raw_len) and the
+    // output of the engine of its mode
+    input  wire          tp_req,
+    output reg           tp_gnt = 1'b0,
+    // (the valids and readies: registers, one per engine, 0 but during a
+    // run of that engine)
+    input  wire [DATA_W-1:0] tp_tdata,
+    input  wire [BB-1:0] tp_tkeep,
+    input  wire          tp_p_tvalid,   // to inc_decompressor
+    input  wire          tp_w_tvalid,   // to inc_width_decompressor
+    input  wire          tp_tlast,
+    input  wire [20:0]   tp_tuser,
+    output wire          tp_s_tready,
+    output wire [DATA_W-1:0] tp_m_tdata,
+    output wire [BB-1:0] tp_m_tkeep,
+    output wire          tp_m_tvalid,
+    input  wire          tp_p_m_tready,
+    input  wire          tp_w_m_tready,
+    output wire          tp_m_tlast,
+    output wire          tp_m_tuser,
+    // simulation only (0 on a board): faulty decompressors, bit 0 of every
+    // beat they output flipped, for the datapath and the test port alike
+    input  wire          dbg_fault
 );
 
 `include "nic_beat_fns.vh"
@@ -650,7 +677,8 @@ reg  [31:0]   cs_all [0:NH-1];
 reg  [31:0]   cs_hp [0:NH-1];
 reg  [31:0]   cs_suf [0:NH-1];
 
-wire          xi_take = xi_state == XI_IDLE && h_idx != xs_idx;
+// (the engine test port's request holds XI's next frame: tp_gnt below)
+wire          xi_take = xi_state == XI_IDLE && h_idx != xs_idx && !tp_req && !tp_gnt;
 reg  [HS_W-1:0] xi_slot = 0;    // the record XI has
 // (the record's fields, as H wrote them)
 wire [1:0]    hr_kind;
@@ -798,20 +826,44 @@ reg          cs_done = 1'b0;     // the checksum pass's last beat was summed
 wire         xi_width = WIDTH_OK && xi_ch_mode == 2'd3;  // XI's chunk: width mode
 reg          xr_width = 1'b0;    // XR's: width mode
 
-wire [DATA_W-1:0] dp_tdata;
-wire [BB-1:0] dp_tkeep;
-wire         dp_tvalid, dp_tlast, dp_s_tready;
-wire [0:0]   dp_tuser;
+// Their inputs and outputs are the test port's while tp_gnt. The port's
+// request stops XI from taking a frame (xi_take: the one it has goes on);
+// the grant comes when XI is idle, XR has caught up with it (so it takes
+// no output: d_tready 0) and no chunk is inside either engine (d_inside:
+// chunks in minus chunks out), so the frame in flight goes whole and the
+// next waits. The grant holds while the request does. The port's valid
+// and ready registers (0 but during its run) are ORed into the datapath's,
+// and XR's output select (xr_width) follows the port's mode while granted
+// (XR sets it again for its next frame): the handshakes and the select
+// gain no logic level; the data, keep, last and user inputs take a 2:1
+// multiplexer on the grant register (one LUT level before the engines'
+// input registers).
+wire         tp_w = WIDTH_OK && tp_tuser[6:5] == 2'd3;   // the port's: width
+wire [DATA_W-1:0] e_tdata = tp_gnt ? tp_tdata : ra_tdata;
+wire [BB-1:0] e_tkeep = tp_gnt ? tp_tkeep : ra_tkeep;
+wire         e_tlast = tp_gnt ? tp_tlast : ra_tlast;
+wire [20:0]  e_tuser = tp_gnt ? tp_tuser : {xi_ch_raw, xi_ch_mode, xi_ch_k};
+wire         ep_tvalid = (xi_state == XI_RUN && !xi_width && ra_tvalid) || tp_p_tvalid;
+wire         ew_tvalid = (xi_state == XI_RUN && xi_width && ra_tvalid) || tp_w_tvalid;
+wire         dp_m_tready = (d_tready && !xr_width) || tp_p_m_tready;
+wire         dw_m_tready = (d_tready && xr_width) || tp_w_m_tready;
+
+wire [DATA_W-1:0] dp_tdata, dw_tdata;
+wire [BB-1:0] dp_tkeep, dw_tkeep;
+wire         dp_tvalid, dp_tlast, dp_s_tready, dw_tvalid, dw_tlast, dw_s_tready;
+wire [0:0]   dp_tuser, dw_tuser;
+wire [DATA_W-1:0] d_tdata_e;
+wire         d_tvalid_e;
 
 inc_decompressor #(.LANES(LANES)) decomp (
     .clk(clk), .rst(rst),
-    .s_axis_tdata({{DATA_W{1'b0}}, ra_tdata}), .s_axis_tkeep({{BB{1'b0}}, ra_tkeep}),
-    .s_axis_tvalid(xi_state == XI_RUN && !xi_width && ra_tvalid),
+    .s_axis_tdata({{DATA_W{1'b0}}, e_tdata}), .s_axis_tkeep({{BB{1'b0}}, e_tkeep}),
+    .s_axis_tvalid(ep_tvalid),
     .s_axis_tready(dp_s_tready),
-    .s_axis_tlast(ra_tlast),
-    .s_axis_tuser({xi_ch_raw, xi_ch_mode, xi_ch_k}),
+    .s_axis_tlast(e_tlast),
+    .s_axis_tuser(e_tuser),
     .m_axis_tdata(dp_tdata), .m_axis_tkeep(dp_tkeep), .m_axis_tvalid(dp_tvalid),
-    .m_axis_tready(d_tready && !xr_width), .m_axis_tlast(dp_tlast), .m_axis_tuser(dp_tuser),
+    .m_axis_tready(dp_m_tready), .m_axis_tlast(dp_tlast), .m_axis_tuser(dp_tuser),
     /* verilator lint_off PINCONNECTEMPTY */
     // (a malformed chunk's last beat says so: tuser)
     .status_valid(), .status_error()
@@ -820,20 +872,15 @@ inc_decompressor #(.LANES(LANES)) decomp (
 
 generate
 if (WIDTH_OK) begin : g_width
-    wire [DATA_W-1:0] dw_tdata;
-    wire [BB-1:0] dw_tkeep;
-    wire         dw_tvalid, dw_tlast, dw_s_tready;
-    wire [0:0]   dw_tuser;
-
     inc_width_decompressor wdecomp (
         .clk(clk), .rst(rst),
-        .s_axis_tdata({{DATA_W{1'b0}}, ra_tdata}), .s_axis_tkeep({{BB{1'b0}}, ra_tkeep}),
-        .s_axis_tvalid(xi_state == XI_RUN && xi_width && ra_tvalid),
+        .s_axis_tdata({{DATA_W{1'b0}}, e_tdata}), .s_axis_tkeep({{BB{1'b0}}, e_tkeep}),
+        .s_axis_tvalid(ew_tvalid),
         .s_axis_tready(dw_s_tready),
-        .s_axis_tlast(ra_tlast),
-        .s_axis_tuser({xi_ch_raw, xi_ch_mode, xi_ch_k}),
+        .s_axis_tlast(e_tlast),
+        .s_axis_tuser(e_tuser),
         .m_axis_tdata(dw_tdata), .m_axis_tkeep(dw_tkeep), .m_axis_tvalid(dw_tvalid),
-        .m_axis_tready(d_tready && xr_width), .m_axis_tlast(dw_tlast),
+        .m_axis_tready(dw_m_tready), .m_axis_tlast(dw_tlast),
         .m_axis_tuser(dw_tuser),
         /* verilator lint_off PINCONNECTEMPTY */
         .status_valid(), .status_error()
@@ -841,20 +888,38 @@ if (WIDTH_OK) begin : g_width
     );
 
     assign d_s_tready = xi_width ? dw_s_tready : dp_s_tready;
-    assign d_tdata = xr_width ? dw_tdata : dp_tdata;
+    assign tp_s_tready = tp_w ? dw_s_tready : dp_s_tready;
+    assign d_tdata_e = xr_width ? dw_tdata : dp_tdata;
     assign d_tkeep = xr_width ? dw_tkeep : dp_tkeep;
-    assign d_tvalid = xr_width ? dw_tvalid : dp_tvalid;
+    assign d_tvalid_e = xr_width ? dw_tvalid : dp_tvalid;
     assign d_tlast = xr_width ? dw_tlast : dp_tlast;
     assign d_tuser = xr_width ? dw_tuser : dp_tuser;
 end else begin : g_no_width
+    assign dw_tdata = {DATA_W{1'b0}};
+    assign dw_tkeep = {BB{1'b0}};
+    assign dw_tvalid = 1'b0;
+    assign dw_tlast = 1'b0;
+    assign dw_tuser = 1'b0;
+    assign dw_s_tready = 1'b0;
     assign d_s_tready = dp_s_tready;
-    assign d_tdata = dp_tdata;
+    assign tp_s_tready = dp_s_tready;
+    assign d_tdata_e = dp_tdata;
     assign d_tkeep = dp_tkeep;
-    assign d_tvalid = dp_tvalid;
+    assign d_tvalid_e = dp_tvalid;
     assign d_tlast = dp_tlast;
     assign d_tuser = dp_tuser;
+    wire unused_nw = ^{dw_m_tready, ew_tvalid, dw_tdata, dw_tkeep, dw_tuser};
 end
 endgenerate
+
+// the fault of dbg_fault (for the datapath and the port alike)
+assign d_tdata = d_tdata_e ^ {{(DATA_W-1){1'b0}}, dbg_fault};
+assign d_tvalid = d_tvalid_e;
+assign tp_m_tdata = d_tdata;
+assign tp_m_tkeep = d_tkeep;
+assign tp_m_tvalid = d_tvalid_e;
+assign tp_m_tlast = d_tlast;
+assign tp_m_tuser = d_tuser[0];
 
 // ---- XI's state machine -------------------------------------------------------
 
@@ -1019,10 +1084,30 @@ always @(posedge clk) begin
     end
     default: xr_state <= XR_IDLE;
     endcase
+    // the output select follows the engine test port's mode while it has
+    // the engines (XR is idle then; XR_DECIDE sets it for the next frame)
+    if (tp_gnt)
+        xr_width <= tp_w;
     if (rst) begin
         xr_state <= XR_IDLE;
         xr_idx <= 0;
         b_we <= 1'b0;
+    end
+end
+
+// chunks inside the engines (16 at most each)
+reg  [5:0]   d_inside = 0;
+wire         d_in_end = e_tlast && ((ep_tvalid && dp_s_tready) || (ew_tvalid && dw_s_tready));
+wire         d_out_p = dp_tvalid && dp_m_tready && dp_tlast;
+wire         d_out_w = dw_tvalid && dw_m_tready && dw_tlast;
+
+always @(posedge clk) begin
+    d_inside <= d_inside + {5'd0, d_in_end} - {5'd0, d_out_p} - {5'd0, d_out_w};
+    tp_gnt <= tp_req && (tp_gnt || (xi_state == XI_IDLE && xr_state == XR_IDLE &&
+                                   xr_idx == xs_idx && d_inside == 6'd0));
+    if (rst) begin
+        d_inside <= 0;
+        tp_gnt <= 1'b0;
     end
 end
 

@@ -97,7 +97,28 @@ module nic_tx #
     output reg           event_done = 1'b0, // a descriptor completed
     output wire          idle,
     // statistics increments (docs/regmap.md, counters 0..7)
-    output reg  [127:0]  stat_inc = 0
+    output reg  [127:0]  stat_inc = 0,
+
+    // the engine test port (nic_tport): its request for the compressor,
+    // granted between frames (tp_gnt: the compressor's input and output
+    // are the port's), the port's chunk and the compressor's output beats
+    input  wire          tp_req,
+    output reg           tp_gnt = 1'b0,
+    input  wire [DATA_W-1:0] tp_tdata,
+    input  wire [BB-1:0] tp_tkeep,
+    input  wire          tp_tvalid,     // (a register, 0 but during its run)
+    input  wire          tp_tlast,
+    input  wire [7:0]    tp_tuser,
+    output wire          tp_s_tready,
+    output wire [2*DATA_W-1:0] tp_m_tdata,
+    output wire [2*BB-1:0] tp_m_tkeep,
+    output wire          tp_m_tvalid,
+    input  wire          tp_m_tready,   // (a register, 0 but during its run)
+    output wire          tp_m_tlast,
+    output wire [7:0]    tp_m_tuser,
+    // simulation only (0 on a board): a faulty compressor, bit 0 of every
+    // beat it outputs flipped, for the datapath and the test port alike
+    input  wire          dbg_fault
 );
 
 `include "nic_beat_fns.vh"
@@ -655,6 +676,7 @@ localparam [3:0] P_IDLE = 4'd0, P_PARSE = 4'd1,
                  P_DONE = 4'd12;
 
 reg  [3:0] p_state = P_IDLE;
+reg        p_comp = 1'b0;       // p_state == P_COMP (a register of its own: c_tready)
 reg  [2:0] wait_n = 0;          // clocks in P_CS_END, P_SHIM1 and P_IP4
 // PO takes a record once PI has started it
 wire       p_take = p_state == P_IDLE && p_idx != pis_idx;
@@ -727,24 +749,61 @@ nic_rd_stream #(.DATA_W(DATA_W), .ADDR_W(FR_AW)) rd_k (
 // frame's range has left it), once the body ring has room for the largest
 // body the range can give (then reserved)
 wire b_fits;
-assign rc_go = pi_state == PI_GO && rc_ready && rk_ready && b_fits;
+assign rc_go = pi_state == PI_GO && rc_ready && rk_ready && b_fits && !tp_req && !tp_gnt;
 assign rk_go = rc_go;
 
 // ---- the compressor ----
-wire [2*DATA_W-1:0] c_tdata;
+// Its input and output are the test port's while tp_gnt. The port's
+// request stops PI from starting a range (rc_go); the grant comes when PI
+// is not feeding one and no chunk is inside the engine (c_inside: chunks
+// in minus bodies out), so the frame in flight goes whole and the next
+// waits. The grant holds while the request does. Meanwhile PI does not
+// feed (not in PI_RUN) and PO does not take (every body PI started is out:
+// PO is past P_COMP or has its last beat, c_tready 0), so the port's
+// valid and ready registers (0 but during its run) are ORed into the
+// datapath's: the handshakes gain no logic level; the data, keep, last
+// and user inputs take a 2:1 multiplexer on the grant register (one LUT
+// level before the engine's input register).
+wire [2*DATA_W-1:0] c_tdata, c_tdata_e;
 wire [2*BB-1:0] c_tkeep;
-wire         c_tvalid, c_tlast;
+wire         c_tvalid, c_tvalid_e, c_tlast;
 wire [7:0]   c_tuser;
 wire         c_tready;
+wire         ce_s_tvalid = (pi_state == PI_RUN && rc_tvalid) || tp_tvalid;
+wire         ce_s_tlast = tp_gnt ? tp_tlast : rc_tlast;
+wire         ce_m_tready = c_tready || tp_m_tready;
+reg  [3:0]   c_inside = 0;
+wire         c_in_end = ce_s_tvalid && c_s_tready && ce_s_tlast;
+wire         c_out_end = c_tvalid_e && ce_m_tready && c_tlast;
 
 inc_compressor #(.LANES(LANES)) comp (
     .clk(clk), .rst(rst),
-    .s_axis_tdata(rc_tdata), .s_axis_tkeep(rc_tkeep),
-    .s_axis_tvalid(pi_state == PI_RUN && rc_tvalid), .s_axis_tready(c_s_tready),
-    .s_axis_tlast(rc_tlast), .s_axis_tuser({1'b0, pi_mode, pi_k}),
-    .m_axis_tdata(c_tdata), .m_axis_tkeep(c_tkeep), .m_axis_tvalid(c_tvalid),
-    .m_axis_tready(c_tready), .m_axis_tlast(c_tlast), .m_axis_tuser(c_tuser)
+    .s_axis_tdata(tp_gnt ? tp_tdata : rc_tdata), .s_axis_tkeep(tp_gnt ? tp_tkeep : rc_tkeep),
+    .s_axis_tvalid(ce_s_tvalid), .s_axis_tready(c_s_tready),
+    .s_axis_tlast(ce_s_tlast), .s_axis_tuser(tp_gnt ? tp_tuser : {1'b0, pi_mode, pi_k}),
+    .m_axis_tdata(c_tdata_e), .m_axis_tkeep(c_tkeep), .m_axis_tvalid(c_tvalid_e),
+    .m_axis_tready(ce_m_tready), .m_axis_tlast(c_tlast), .m_axis_tuser(c_tuser)
 );
+
+// the fault of dbg_fault (for the datapath and the port alike)
+assign c_tdata = c_tdata_e ^ {{(2*DATA_W-1){1'b0}}, dbg_fault};
+assign c_tvalid = c_tvalid_e;
+assign tp_s_tready = c_s_tready;
+assign tp_m_tdata = c_tdata;
+assign tp_m_tkeep = c_tkeep;
+assign tp_m_tvalid = c_tvalid_e;
+assign tp_m_tlast = c_tlast;
+assign tp_m_tuser = c_tuser;
+
+always @(posedge clk) begin
+    c_inside <= c_inside + {3'd0, c_in_end} - {3'd0, c_out_end};
+    tp_gnt <= tp_req && (tp_gnt || (pi_state != PI_RUN && c_inside == 4'd0 &&
+                                   !c_in_end));
+    if (rst) begin
+        c_inside <= 0;
+        tp_gnt <= 1'b0;
+    end
+end
 
 // ---- body RAM: a ring, PI reserves from br_ptr, S frees up to bf_ptr ----
 reg              b_we = 1'b0;
@@ -786,7 +845,7 @@ reg  [BR_AW:0] p_bend = 0;      // the ring's end after the frame's reservation
 reg  [BR_AW:0] b_left = 0;      // words left of the body's reservation
 reg          body_over = 1'b0;  // the body did not fit it (never, by the bound)
 reg          c_got_last = 1'b0; // the body's last beat is in (the next body waits)
-assign c_tready = p_state == P_COMP && !sp_full && !c_got_last;
+assign c_tready = p_comp && !sp_full && !c_got_last;
 
 wire [DATA_W-1:0] sp_word = sp_half ? sp_data[2*DATA_W-1:DATA_W] : sp_data[DATA_W-1:0];
 wire [BB-1:0] sp_wkeep = sp_half ? sp_keep[2*BB-1:BB] : sp_keep[BB-1:0];
@@ -1103,6 +1162,7 @@ always @(posedge clk) begin
         end else begin
             raw <= 1'b0;
             p_state <= P_COMP;
+            p_comp <= 1'b1;
         end
     end
     P_COMP: begin
@@ -1146,6 +1206,7 @@ always @(posedge clk) begin
             x_suf <= ps_suf[p_slot];
             wait_n <= 0;
             p_state <= P_CS_END;
+            p_comp <= 1'b0;
         end
     end
     P_CS_END: begin
@@ -1216,11 +1277,15 @@ always @(posedge clk) begin
         pd_idx <= pd_idx + 16'd1;
         p_state <= P_IDLE;
     end
-    default: p_state <= P_IDLE;
+    default: begin
+        p_state <= P_IDLE;
+        p_comp <= 1'b0;
+    end
     endcase
 
     if (rst) begin
         p_state <= P_IDLE;
+        p_comp <= 1'b0;
         p_idx <= 0;
         pd_idx <= 0;
         b_we <= 1'b0;

@@ -5,7 +5,7 @@
 # the command line): the engines inc_compressor and inc_decompressor for
 # LANES = 8 and 16, every leaf module (and width mode's 16-lane
 # inc_width_decompressor, which has no LANES) as its own top, and the NIC (rtl/nic)
-# top and blocks: the top, nic_tx and nic_rx for LANES = 8 and 16, the
+# top and blocks: the top, nic_tx, nic_rx and nic_tport for LANES = 8 and 16, the
 # blocks with a data width for DATA_W = 256 and 512, and the management
 # subsystem (rtl/mgmt: the core, its memory, timer and SoC top). An engine
 # whose file does not exist yet is skipped.
@@ -28,7 +28,7 @@ LEAVES=(inc_quant inc_quant_shift inc_quant_round inc_dequant inc_dequant_abs in
 	inc_axis_packer inc_width_decompressor)
 # the NIC (rtl/nic): the top and its blocks (by LANES, by DATA_W, the rest)
 NIC_DIR=${INC_NIC_DIR:-rtl/nic}
-NIC_LANES=(inc_nic nic_tx nic_rx)
+NIC_LANES=(inc_nic nic_tx nic_rx nic_tport)
 NIC_WIDTH=(nic_assembler nic_rd_stream nic_csum_acc nic_frame_fifo nic_fifo)
 NIC=(nic_csr nic_dma_arb nic_dma_rd nic_dma_wr nic_irq nic_irq_port nic_hdr_parse nic_hdr_parse_reg nic_l4_parse nic_rd_count nic_csa_tree nic_hsum
 	nic_fold nic_ip_patch nic_ip4_csum nic_ram nic_mgmt)

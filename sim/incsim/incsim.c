@@ -151,6 +151,7 @@ struct opts {
 	uint64_t seed, stall_after[STALL_MAX];
 	unsigned int stall_n;
 	uint64_t wedge_after;		/* --tx-wedge-after */
+	int engine_fault;		/* --fault engine-tx|engine-rx (NIC_FAULT_*) */
 	double gbps;
 	double sleep_scale;		/* --sleep-scale */
 	uint8_t mac[6];
@@ -165,6 +166,10 @@ static void usage(FILE *f)
 "              [--gbps G] [--mac MAC] [--name NAME] [--stats] [--random SEED] [--trace]\n"
 "              [--stall-after N[,N...]] [--tx-wedge-after N] [--check-dma]\n"
 "              [--sleep-scale MS]\n"
+"              [--fault engine-tx|engine-rx]\n"
+"  --fault engine-tx   a faulty compressor: inc_nic's dbg_engine_fault bit 0 flips\n"
+"                      bit 0 of every beat it outputs (frames and the self-test)\n"
+"  --fault engine-rx   the same for the decompressors (bit 1); may be repeated\n"
 "Runs the NIC's RTL as QEMU's ivshmem-doorbell device; see docs/sim.md.\n");
 }
 
@@ -247,6 +252,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{ "tx-wedge-after", required_argument, NULL, 'W' },
 		{ "check-dma", no_argument, NULL, 'D' },
 		{ "sleep-scale", required_argument, NULL, 'Z' },
+		{ "fault", required_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -342,6 +348,14 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			    !(o->sleep_scale >= 0) || o->sleep_scale > 100000)
 				return bad_opt("bad --sleep-scale (wall ms per NIC ms while the management core sleeps, 0..100000; 0: clock it): %s",
 					       optarg);
+			break;
+		case 'F':
+			if (!strcmp(optarg, "engine-tx"))
+				o->engine_fault |= NIC_FAULT_TX;
+			else if (!strcmp(optarg, "engine-rx"))
+				o->engine_fault |= NIC_FAULT_RX;
+			else
+				return bad_opt("bad --fault (engine-tx or engine-rx): %s", optarg);
 			break;
 		case 'h': usage(stdout); exit(0);
 		default:
@@ -1033,6 +1047,7 @@ int main(int argc, char **argv)
 	cfg.log = env_log;
 	cfg.log_ctx = &s;
 	cfg.trace = o.trace;
+	cfg.engine_fault = o.engine_fault;
 	s.env = nic_env_new(&cfg);
 	if (!s.env) {
 		msg(&s, "out of memory");
@@ -1045,6 +1060,11 @@ int main(int argc, char **argv)
 	write_mac(&s);
 	if (o.stall_n)
 		nic_env_stall_dma_after(s.env, o.stall_after[0]);
+	if (o.engine_fault)
+		msg(&s, "fault: a faulty %s%s%s (--fault: dbg_engine_fault 0x%x, bit 0 of every output beat flipped)",
+		    o.engine_fault & NIC_FAULT_TX ? "compressor" : "",
+		    o.engine_fault == (NIC_FAULT_TX | NIC_FAULT_RX) ? " and " : "",
+		    o.engine_fault & NIC_FAULT_RX ? "decompressors" : "", o.engine_fault);
 
 	if (ivs_open(&s.ivs, o.ivshmem, o.vectors, INCSIM_BAR2_SIZE, err,
 		     sizeof(err)) < 0) {

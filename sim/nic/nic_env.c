@@ -426,6 +426,11 @@ void nic_env_set_link(struct nic_env *e, int up)
 	e->cfg.link_up = up;
 }
 
+void nic_env_set_engine_fault(struct nic_env *e, int fault)
+{
+	e->cfg.engine_fault = fault & (NIC_FAULT_TX | NIC_FAULT_RX);
+}
+
 void nic_env_set_dma_enable(struct nic_env *e, int on)
 {
 	e->dma_off = !on;
@@ -776,6 +781,7 @@ static void drive(struct nic_env *e)
 	io->rst = 0;
 	io->link_up = e->cfg.link_up;
 	io->link_speed = e->cfg.link_speed;
+	io->dbg_engine_fault = e->cfg.engine_fault;
 	drive_csr(e);
 	drive_rd(e);
 	drive_wr(e);

@@ -48,6 +48,7 @@ struct nic_env_cfg {
 	uint8_t *mem_ext;	/* host memory owned by the caller (e.g. a
 				 * guest's RAM file), or NULL: allocated */
 	int link_up;		/* the link_up input */
+	int engine_fault;	/* the dbg_engine_fault input (NIC_FAULT_*) */
 	uint32_t link_speed;	/* the link_speed input, Mbit/s (0: unknown) */
 	/* DMA read: chance the request channel is not ready on a clock;
 	 * a response starts 0..rd_lat_max clocks after its request was taken
@@ -149,6 +150,12 @@ void nic_env_set_cfg(struct nic_env *e, const struct nic_env_cfg *cfg);
 const struct nic_env_cfg *nic_env_get_cfg(const struct nic_env *e);
 struct vl_nic *nic_env_model(struct nic_env *e);
 void nic_env_set_link(struct nic_env *e, int up);
+/* inc_nic's dbg_engine_fault input: a faulty compressor (NIC_FAULT_TX: bit
+ * 0 of every beat it outputs flipped) or decompressors (NIC_FAULT_RX), for
+ * the datapath and the engine test port alike; 0 on a board */
+#define NIC_FAULT_TX	1
+#define NIC_FAULT_RX	2
+void nic_env_set_engine_fault(struct nic_env *e, int fault);
 /* Hold MAC TX tready low (flow control: the link cannot take more). */
 void nic_env_set_tx_hold(struct nic_env *e, int hold);
 /* Bus mastering, as the PCI command register's bit: on when created and

@@ -108,6 +108,7 @@ extern "C" void vl_nic_set_inputs(struct vl_nic *n, const struct vl_nic_io *io)
 	set_port(m->s_axis_rx_tvalid, (uint64_t)(io->s_axis_rx_tvalid != 0));
 	set_port(m->s_axis_rx_tlast, (uint64_t)(io->s_axis_rx_tlast != 0));
 	set_port(m->s_axis_rx_tuser, (uint64_t)(io->s_axis_rx_tuser != 0));
+	set_port(m->dbg_engine_fault, (uint64_t)(io->dbg_engine_fault & 3));
 }
 
 extern "C" void vl_nic_settle(struct vl_nic *n)

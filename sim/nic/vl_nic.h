@@ -60,6 +60,9 @@ struct vl_nic_io {
 	uint8_t s_axis_rx_tdata[VL_NIC_BEAT_MAX];
 	uint64_t s_axis_rx_tkeep;
 	int s_axis_rx_tvalid, s_axis_rx_tlast, s_axis_rx_tuser;
+	/* simulation only: a faulty engine (bit 0 the compressor, bit 1 the
+	 * decompressors: bit 0 of every beat they output flipped) */
+	int dbg_engine_fault;
 
 	/* ---- outputs ---- */
 	int s_axil_awready, s_axil_wready;

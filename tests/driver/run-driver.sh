@@ -9,7 +9,10 @@
 # peer answers (ping, iperf3, incgrad servers).
 #
 # A third guest, "plain", has an ordinary virtio-net NIC linked to the main
-# guest's second NIC (eth1): a peer without an inceptionn NIC.
+# guest's second NIC (eth1): a peer without an inceptionn NIC. That second
+# NIC's incsim runs with --fault engine-rx (a faulty decompressor: its
+# firmware's self-test fails; eth1 only ever receives plain frames, which
+# do not go through the decompressors): nic_fw_selftest.sh.
 #
 # usage: tests/driver/run-driver.sh [TEST]...   (default: every test in list)
 # environment: BUILD (default build), TIMEOUT (default 900 s), KO (a built
@@ -77,7 +80,7 @@ else
 		nic_mtu.sh nic_iperf.sh \
 		nic_grad_tcp.sh nic_grad_udp.sh nic_grad_width.sh nic_plain_peer.sh nic_peers.sh \
 		nic_peers_retrans.sh nic_reconfig.sh \
-		sockopt nic_mark_unload.sh nic_firmware.sh nic_fw_admin.sh nic_reload.sh \
+		sockopt nic_mark_unload.sh nic_firmware.sh nic_fw_selftest.sh nic_fw_admin.sh nic_reload.sh \
 		nic_cycles.sh >"$list"
 fi
 files=(--file "$ko:/lib/modules/inceptionn.ko"
@@ -89,6 +92,14 @@ files=(--file "$ko:/lib/modules/inceptionn.ko"
 # the management firmware, where request_firmware() looks (make firmware)
 FWBIN=$BUILD/firmware/inceptionn-fw.bin
 make --no-print-directory firmware >&2 || { echo "Bail out! make firmware failed"; exit 1; }
+# the image's self-test vectors (all, and those of width mode), for the
+# self-test counts nic_firmware.sh checks
+awk '/^\t\{ [0-9]+, [0-9]+, [0-9]+,/ { n++; if ($4 == "3,") w++ }
+	END { printf "FW_VECTORS=%d\nFW_WIDTH_VECTORS=%d\n", n, w }' \
+	"$BUILD/firmware/selftest_vectors.c" >"$OUT/fw_vectors.env"
+grep -q '^FW_VECTORS=[1-9]' "$OUT/fw_vectors.env" ||
+	{ echo "Bail out! no self-test vectors in $BUILD/firmware/selftest_vectors.c"; exit 1; }
+files+=(--file "$OUT/fw_vectors.env:/kselftest/inceptionn/fw_vectors.env")
 for f in tests/driver/selftests/*; do
 	files+=(--file "$f:/kselftest/inceptionn/$(basename "$f")")
 done
@@ -133,4 +144,4 @@ exec tests/vm/run.sh --timeout "$TIMEOUT" \
 	--guest "main:$OUT/main.cpio.gz:384M" --guest "peer:$OUT/peer.cpio.gz:384M:helper" \
 	--guest "plain:$OUT/plain.cpio.gz:256M:helper" \
 	--nic "main:nic0:link-listen=l0${VECTORS:+:vectors=$VECTORS}" --nic peer:nic1:link-connect=l0 \
-	--nic main:nic2:link-listen=l1 --virtio plain:link-connect=l1
+	--nic main:nic2:link-listen=l1:fault=engine-rx --virtio plain:link-connect=l1

@@ -17,8 +17,9 @@
  * message on stderr; NIC_DUMP=dir writes the frames of failed comparisons
  * there; NIC_REPLAY=dir injects every *.bin file of dir on RX (phase
  * rx/replay); INC_GRADIENTS as for the other tests; NIC_FW the firmware
- * image for phase mgmt (default: ../firmware/inceptionn-fw.bin from the
- * test binary's directory, which make builds first).
+ * image for phases mgmt and mgmt/selftest (default:
+ * ../firmware/inceptionn-fw.bin from the test binary's directory, which
+ * make builds first).
  */
 #include <dirent.h>
 #include <math.h>
@@ -28,6 +29,7 @@
 #include <time.h>
 
 #include "frames.h"
+#include "fw.h"			/* the firmware's self-test vectors */
 #include "inccodec.h"
 #include "incwire.h"
 #include "nic_env.h"
@@ -602,6 +604,13 @@ struct run {
 	uint64_t churn_writes, churn_reads;
 	uint64_t stat_last[INC_ST_N];
 	uint64_t stat_backwards;	/* a counter read lower than before */
+	/* RUN_SELFTEST through the mailbox while the frames flow */
+	unsigned int selftests;		/* commands to run, spread over the run */
+	uint32_t st_want;		/* the FW_SELFTEST bits each must give */
+	unsigned int st_issued, st_ok;
+	int st_busy;
+	uint16_t st_seq;
+	uint32_t st_last[5];		/* the last response's words 0..4 */
 };
 
 /*
@@ -673,6 +682,40 @@ static void churn(struct run *r)
 /* a run gives up when no TX completion and no RX delivery came for this
  * long */
 #define STALL_CLOCKS	100000
+
+/*
+ * RUN_SELFTEST while frames flow, back to back from the first TX
+ * completion on, up to r->selftests of them: the doorbell rung without
+ * waiting (vector 2 stays disabled, BUSY is polled), the response checked
+ * when BUSY clears.
+ */
+static void selftest_under_load(struct run *r)
+{
+	unsigned int i;
+
+	if (!r->st_busy) {
+		if (r->st_issued < r->selftests && r->tx_done >= 1) {
+			r->st_seq = (uint16_t)(0x5000 + r->st_issued);
+			wr(INC_MBOX_CMD, (uint32_t)r->st_seq << 16 | INC_MBOX_OP_RUN_SELFTEST);
+			wr(INC_MBOX_DOORBELL, 1);
+			r->st_issued++;
+			r->st_busy = 1;
+		}
+		return;
+	}
+	if (rd(INC_MBOX_STATUS) & INC_MBOX_STATUS_BUSY)
+		return;
+	r->st_busy = 0;
+	for (i = 0; i < 5; i++)
+		r->st_last[i] = rd((uint16_t)(INC_MBOX_RSP + 4 * i));
+	if (r->st_last[0] == (uint32_t)r->st_seq << 16 && r->st_last[1] == r->st_want &&
+	    r->st_last[3] == 0)
+		r->st_ok++;
+	else
+		t_diag("RUN_SELFTEST under load: response 0x%08x, FW_SELFTEST 0x%04x (want 0x%04x), %u run, %u failed, first 0x%04x",
+		       r->st_last[0], r->st_last[1], r->st_want, r->st_last[2], r->st_last[3],
+		       r->st_last[4]);
+}
 
 static int rx_may_inject(struct run *r)
 {
@@ -801,6 +844,8 @@ static void run_traffic(struct run *r)
 		nic_env_step(env, 16);
 		if (r->churn && iter % 2 == 0)
 			churn(r);
+		if (r->selftests && iter % 4 == 0)
+			selftest_under_load(r);
 		if (++iter % 8 == 0) {
 			/* CONS never passes a descriptor whose DONE is not
 			 * visible yet (nic_drv_errors.cons_ahead) */
@@ -1068,15 +1113,15 @@ static void phase_id(void)
 	v = rd(INC_MAGIC);
 	t_ok(v == INC_MAGIC_VALUE, "MAGIC is 0x%08x (0x%08x)", INC_MAGIC_VALUE, v);
 	v = rd(INC_VERSION);
-	t_ok(v >> 16 == 1 && (v >> 8 & 255) >= 4, "VERSION 1.4 or later (0x%08x: %u.%u.%u)",
+	t_ok(v >> 16 == 1 && (v >> 8 & 255) >= 5, "VERSION 1.5 or later (0x%08x: %u.%u.%u)",
 	     v, v >> 16, v >> 8 & 255, v & 255);
 	v = rd(INC_FEATURES);
 	t_ok((v & 0xfff) == 0xfff,
 	     "FEATURES has bits 0..11: compression, decompression, paper, sparse, IPv6, VLAN, loopback, moderation, jumbo, 64-bit stats, link speed, queue flush (0x%08x)",
 	     v);
 	t_ok(!!(v & INC_FEAT_MODE_WIDTH) == (nic_modes() == INCW_MODES_ALL) &&
-	     (v & INC_FEAT_MGMT) && v >> 14 == 0,
-	     "FEATURES bit 12 (width mode) %s at %u lanes, bit 13 (management) set, no bit above it (0x%08x)",
+	     (v & INC_FEAT_MGMT) && (v & INC_FEAT_TPORT) && v >> 15 == 0,
+	     "FEATURES bit 12 (width mode) %s at %u lanes, bits 13 (management) and 14 (engine test port) set, no bit above them (0x%08x)",
 	     nic_modes() == INCW_MODES_ALL ? "set" : "clear", vl_nic_beat() / 4, v);
 	v = rd(INC_LINK_SPEED);
 	t_ok(v == nic_env_get_cfg(env)->link_speed && v,
@@ -3620,6 +3665,43 @@ static int mbox_snapshot(int clear, uint64_t *snap)
 	return 0;
 }
 
+/* ---- the engine test port and the boot self-test (register map 1.5) ---- */
+
+static int nic_width(void)
+{
+	return (rd(INC_FEATURES) & INC_FEAT_MODE_WIDTH) != 0;
+}
+
+/* FW_SELFTEST when every set the NIC has ran and passed */
+static uint32_t st_want_bits(void)
+{
+	uint32_t have = nic_width() ? 0x3f : 0x0f;
+
+	return have | have << INC_FW_SELFTEST_RUN_SHIFT;
+}
+
+/* the vectors of the sets the NIC has, and of mask's sets among them */
+static unsigned int st_vectors(uint32_t mask)
+{
+	unsigned int i, n = 0;
+	uint32_t have = st_want_bits() & mask;
+
+	for (i = 0; i < fw_st_nvectors; i++)
+		n += (have >> fw_st_vectors[i].set) & 1;
+	return n;
+}
+
+/* the first vector of set s */
+static int st_first_of(unsigned int s)
+{
+	unsigned int i;
+
+	for (i = 0; i < fw_st_nvectors; i++)
+		if (fw_st_vectors[i].set == s)
+			return (int)i;
+	return -1;
+}
+
 static void phase_mgmt(void)
 {
 	const char *name = "mgmt";
@@ -3633,8 +3715,9 @@ static void phase_mgmt(void)
 	if (phase_begin(name, &cfg_std, 4, 4, 0))
 		return;
 	v = rd(INC_VERSION);
-	t_ok(v >> 8 == 0x104 && (rd(INC_FEATURES) & INC_FEAT_MGMT),
-	     "%s: VERSION 1.4 (0x%08x), FEATURES bit 13", name, v);
+	t_ok(v >> 8 == 0x105 && (rd(INC_FEATURES) & INC_FEAT_MGMT) &&
+	     (rd(INC_FEATURES) & INC_FEAT_TPORT),
+	     "%s: VERSION 1.5 (0x%08x), FEATURES bits 13 and 14", name, v);
 	t_ok(rd(INC_MGMT_CTRL) == INC_MGMT_CTRL_HALT && rd(INC_FW_STATUS) == 0 &&
 	     rd(INC_FW_VERSION) == 0 && rd(INC_MBOX_STATUS) == 0,
 	     "%s: after reset HALT is 1, FW_STATUS, FW_VERSION and MBOX_STATUS read 0", name);
@@ -3660,8 +3743,13 @@ static void phase_mgmt(void)
 		return;
 	}
 	v = rd(INC_FW_STATUS);
-	t_ok((v & INC_FW_STATUS_ST_DONE) && !(v & INC_FW_STATUS_BOOT_ERROR),
-	     "%s: FW_STATUS 0x%08x: SELFTEST_DONE, no BOOT_ERROR", name, v);
+	t_ok((v & INC_FW_STATUS_ST_DONE) && (v & INC_FW_STATUS_ST_PASS) &&
+	     !(v & INC_FW_STATUS_BOOT_ERROR),
+	     "%s: FW_STATUS 0x%08x: SELFTEST_DONE and SELFTEST_PASS, no BOOT_ERROR", name, v);
+	v = rd(INC_FW_SELFTEST);
+	t_ok(v == st_want_bits(),
+	     "%s: FW_SELFTEST 0x%04x: every set the NIC has ran and passed (want 0x%04x: width %s)",
+	     name, v, st_want_bits(), nic_width() ? "run" : "not run, 8 lanes");
 	v = rd(INC_FW_VERSION);
 	t_ok(v == im.version, "%s: FW_VERSION 0x%08x is the header's (0x%08x)", name, v,
 	     im.version);
@@ -3766,6 +3854,251 @@ static void phase_mgmt(void)
 	phase_end(name);
 }
 
+/* RUN_VECTOR i (its input cut to in_len bytes, 0: all): the status; rsp
+ * words 0..4 */
+static int run_vector(unsigned int i, uint32_t in_len, uint32_t *rsp)
+{
+	uint32_t arg[2] = { i, in_len };
+
+	return mbox_cmd(INC_MBOX_OP_RUN_VECTOR, arg, 2, rsp, 5);
+}
+
+/* TP_OUT's first n bytes, read by the host */
+static void tp_out(uint8_t *p, size_t n)
+{
+	size_t i, b;
+
+	for (i = 0; i < n; i += 4) {
+		uint32_t w = rd((uint16_t)(INC_TP_OUT + i));
+
+		for (b = 0; b < 4 && i + b < n; b++)
+			p[i + b] = (uint8_t)(w >> (8 * b));
+	}
+}
+
+/* RUN_SELFTEST, BUSY polled (a changed result raises EVENT bit 1, vector
+ * 2's event, before the completion): the status, or -1; rsp words 0..4 */
+static int run_selftest(uint32_t *rsp)
+{
+	unsigned int i, seq = ++mbox_seq & 0xffff;
+	uint64_t c0 = nic_env_clock(env);
+
+	wr(INC_MBOX_CMD, seq << 16 | INC_MBOX_OP_RUN_SELFTEST);
+	wr(INC_MBOX_DOORBELL, 1);
+	do {
+		nic_env_step(env, 1000);
+		if (nic_env_clock(env) - c0 > 4000000) {
+			t_diag("RUN_SELFTEST: BUSY after %llu clocks",
+			       (unsigned long long)(nic_env_clock(env) - c0));
+			return -1;
+		}
+	} while (rd(INC_MBOX_STATUS) & INC_MBOX_STATUS_BUSY);
+	for (i = 0; i < 5; i++)
+		rsp[i] = rd((uint16_t)(INC_MBOX_RSP + 4 * i));
+	if (rsp[0] >> 16 != seq)
+		return -1;
+	return (int)(rsp[0] & 0xffff);
+}
+
+/*
+ * The engine test port and the boot self-test on the real firmware: every
+ * set the NIC has ran and passed at boot; each vector alone through its
+ * engine (RUN_VECTOR), its output read from TP_OUT by the host and
+ * compared with the C golden model; malformed bodies into each
+ * decompressor; RUN_SELFTEST while marked frames flow through the engines
+ * (looped back: every frame checked, none lost or altered); then with
+ * dbg_engine_fault: the failed sets, the first failure, PASS clear; and
+ * PASS again without it.
+ */
+static void phase_mgmt_selftest(void)
+{
+	const char *name = "mgmt/selftest";
+	struct fw_image im;
+	uint32_t v, rsp[5], want, tps;
+	uint8_t out[INC_TP_OUT_BYTES], gold[INC_TP_OUT_BYTES];
+	unsigned int i, nran = 0, nsame = 0, nexp = 0, s;
+	uint64_t t;
+	int st, ok;
+
+	if (phase_begin(name, &cfg_std, 6, 6, 9018))
+		return;
+	want = st_want_bits();
+	v = rd(INC_TP_INFO);
+	t_ok((rd(INC_FEATURES) & INC_FEAT_TPORT) && v == (INC_TP_OUT_BYTES << 16 | INC_TP_IN_BYTES) &&
+	     rd(INC_TP_STATUS) == 0,
+	     "%s: FEATURES bit 14, TP_INFO 0x%08x (TP_IN, TP_OUT bytes), TP_STATUS 0 after reset",
+	     name, v);
+	if (fw_read(&im)) {
+		t_ok(0, "%s: firmware image %s: missing or not an image", name, fw_path);
+		free(im.buf);
+		phase_end(name);
+		return;
+	}
+	fw_load(&im);
+	t = fw_wait_ready(4000000);
+	v = rd(INC_FW_STATUS);
+	t_ok(t && (v & INC_FW_STATUS_ST_PASS) && rd(INC_FW_SELFTEST) == want,
+	     "%s: READY after %llu clocks, FW_STATUS 0x%08x (PASS), FW_SELFTEST 0x%04x (want 0x%04x)",
+	     name, (unsigned long long)t, v, rd(INC_FW_SELFTEST), want);
+	if (!t) {
+		free(im.buf);
+		phase_end(name);
+		return;
+	}
+	st = mbox_cmd(INC_MBOX_OP_GET_SELFTEST, NULL, 0, rsp, 5);
+	t_ok(st == 0 && rsp[1] == want && rsp[2] == st_vectors(0x3f) && rsp[3] == 0,
+	     "%s: GET_SELFTEST: 0x%04x, %u vectors run (the image's %u of the NIC's sets), %u failed",
+	     name, rsp[1], rsp[2], st_vectors(0x3f), rsp[3]);
+
+	/* each vector alone through its engine, TP_OUT against the model */
+	for (i = 0; i < fw_st_nvectors; i++) {
+		const struct st_vector *sv = &fw_st_vectors[i];
+		int have = (want >> sv->set) & 1, rc;
+		size_t glen = 0;
+
+		st = run_vector(i, 0, rsp);
+		tps = rd(INC_TP_STATUS);
+		if (!have) {
+			ok = st == 0 && rsp[1] == ST_NOT_RUN;
+			if (!ok)
+				t_diag("%s: vector %u (set %u, not the NIC's) ran: %u", name, i,
+				       sv->set, rsp[1]);
+			nexp += ok;
+			continue;
+		}
+		if (sv->set & ST_SET_DECOMP) {
+			glen = sv->out_len;
+			rc = inc_chunk_decode(sv->in, sv->in_len, sv->out_len, sv->k,
+					      (enum inc_mode)sv->mode, gold, sizeof(gold));
+		} else {
+			rc = inc_chunk_encode(sv->in, sv->in_len, sv->k, (enum inc_mode)sv->mode,
+					      gold, sizeof(gold), &glen);
+		}
+		memset(out, 0, sizeof(out));
+		tp_out(out, glen);
+		ok = st == 0 && rc == 0 && rsp[1] == ST_RAN && rsp[2] == glen && rsp[3] == 1 &&
+		     (tps & INC_TP_ST_DONE) && !(tps & ~(INC_TP_ST_DONE | 0xffff0000u)) &&
+		     tps >> INC_TP_ST_OUT_SHIFT == glen && !memcmp(out, gold, glen);
+		nran += rsp[1] == ST_RAN;
+		nsame += ok;
+		if (!ok)
+			t_diag("%s: vector %u (set %u, mode %u, k %u, %u -> %zu bytes): status %d, result %u, %u bytes, as expected %u, TP_STATUS 0x%08x, model rc %d, TP_OUT %s the model's",
+			       name, i, sv->set, sv->mode, sv->k, sv->in_len, glen, st, rsp[1],
+			       rsp[2], rsp[3], tps, rc, memcmp(out, gold, glen) ? "differs from" : "is");
+	}
+	t_ok(nsame == st_vectors(0x3f) && nexp == fw_st_nvectors - st_vectors(0x3f),
+	     "%s: RUN_VECTOR: %u vectors through their engines (compressor, decompressor%s), TP_OUT byte-exact with the C model; %u of other sets not run",
+	     name, nsame, nic_width() ? ", width decompressor" : "", nexp);
+
+	/* malformed bodies into each decompressor: a byte short */
+	ok = 1;
+	for (s = 1; s < INC_FW_ST_SETS; s += 2) {
+		int vi = st_first_of(s);
+
+		if (vi < 0 || !((want >> s) & 1))
+			continue;
+		st = run_vector((unsigned int)vi, fw_st_vectors[vi].in_len - 1u, rsp);
+		tps = rd(INC_TP_STATUS);
+		if (st != 0 || rsp[1] != ST_RAN_BAD || !(tps & INC_TP_ST_ERROR) ||
+		    !(tps & INC_TP_ST_DONE)) {
+			ok = 0;
+			t_diag("%s: set %u vector %d a byte short: status %d, result %u, TP_STATUS 0x%08x",
+			       name, s, vi, st, rsp[1], tps);
+		}
+	}
+	t_ok(ok, "%s: a body a byte short into each decompressor: flagged (TP_STATUS ERROR, the result 'engine flagged')",
+	     name);
+	/* the decompressor goes on after a malformed chunk */
+	{
+		int vi = st_first_of(3);
+
+		st = run_vector((unsigned int)vi, 0, rsp);
+		t_ok(vi >= 0 && st == 0 && rsp[1] == ST_RAN && (rd(INC_TP_STATUS) & INC_TP_ST_DONE) &&
+		     !(rd(INC_TP_STATUS) & INC_TP_ST_ERROR),
+		     "%s: and the next chunk through the same decompressor is decoded normally", name);
+	}
+
+	/* RUN_SELFTEST while marked frames flow through the engines */
+	{
+		/* (a RUN_SELFTEST takes about 230000 clocks, 120 such frames
+		 * about 20000) */
+		size_t n = quick ? 1200 : 2400, k;
+		struct item *tx = calloc(n, sizeof(*tx));
+		struct run r;
+
+		for (k = 0; k < n; k++) {
+			gen_marked(&tx[k], 9018);
+			expect_tx(&tx[k], 9018);
+			expect_rx(&tx[k], tx[k].wire, tx[k].wire_len, 9018, BUF_SIZE);
+		}
+		wr(INC_CTRL, INC_CTRL_TX_EN | INC_CTRL_RX_EN | INC_CTRL_LOOPBACK);
+		memset(&r, 0, sizeof(r));
+		r.tx = tx;
+		r.ntx = n;
+		r.loopback = 1;
+		r.window = 3;
+		r.rx_buf_len = BUF_SIZE;
+		r.timeout = 40000000;
+		r.selftests = 2;
+		r.st_want = want;
+		run_traffic(&r);
+		k = r.st_ok;
+		t_diag("%s: %u RUN_SELFTEST done while the frames flowed (%zu frames, %llu clocks)",
+		       name, r.st_ok, n, (unsigned long long)r.clocks);
+		t = nic_env_clock(env);
+		while ((r.st_busy || r.st_issued < r.selftests) && nic_env_clock(env) - t < 2000000) {
+			nic_env_step(env, 500);
+			selftest_under_load(&r);
+		}
+		t_ok(k >= 1 && r.st_ok == r.selftests,
+		     "%s: RUN_SELFTEST under traffic: %u of %u passed (0x%04x), %zu during the frames",
+		     name, r.st_ok, r.selftests, want, k);
+		check_tx_status(&r, name);
+		check_rx(&r, name);
+		check_idle(&r, name);
+		wr(INC_CTRL, 0);
+		run_free(&r);
+		items_free(tx, n);
+		/* the completions above left vector 2's event pending (it was
+		 * disabled): its message goes now, before mbox_cmd's next */
+		wr(INC_IRQ_ENABLE, 1u << INC_IRQ_MGMT);
+		nic_env_step(env, 200);
+		nic_env_irq_clear(env);
+	}
+
+	/* a faulty engine: the sets it serves fail, PASS clears */
+	for (s = 0; s < 2; s++) {
+		uint32_t bad = s == 0 ? 0x15 : 0x2a;	/* compress sets, decompress sets */
+		uint32_t wb = want & ~bad;
+		unsigned int nbad = st_vectors(bad);
+
+		nic_env_set_engine_fault(env, s == 0 ? NIC_FAULT_TX : NIC_FAULT_RX);
+		wr(INC_MGMT_EVENT, 7);
+		st = run_selftest(rsp);
+		v = rd(INC_FW_STATUS);
+		t_ok(st == 0 && rsp[1] == wb && rsp[2] == st_vectors(0x3f) && rsp[3] == nbad &&
+		     rsp[4] == (s == 0 ? 0x0000u : 0x0100u) && rd(INC_FW_SELFTEST) == wb &&
+		     (v & INC_FW_STATUS_READY) && (v & INC_FW_STATUS_ST_DONE) &&
+		     !(v & INC_FW_STATUS_ST_PASS) && (rd(INC_MGMT_EVENT) & INC_MGMT_EVENT_SELFTEST),
+		     "%s: dbg_engine_fault %s: RUN_SELFTEST 0x%04x (want 0x%04x), %u run, %u failed (want %u), first failure 0x%04x, FW_STATUS 0x%08x (PASS clear), EVENT bit 1",
+		     name, s == 0 ? "compressor" : "decompressors", rsp[1], wb, rsp[2], rsp[3],
+		     nbad, rsp[4], v);
+	}
+	nic_env_set_engine_fault(env, 0);
+	st = run_selftest(rsp);
+	v = rd(INC_FW_STATUS);
+	t_ok(st == 0 && rsp[1] == want && rsp[3] == 0 && (v & INC_FW_STATUS_ST_PASS),
+	     "%s: the fault gone: RUN_SELFTEST 0x%04x, PASS again (FW_STATUS 0x%08x)", name,
+	     rsp[1], v);
+	t_diag("%s: %u vectors ran through the port", name, nran);
+
+	wr(INC_MGMT_CTRL, INC_MGMT_CTRL_HALT);
+	wr(INC_IRQ_ENABLE, 0);
+	nic_env_irq_clear(env);
+	free(im.buf);
+	phase_end(name);
+}
+
 int main(int argc, char **argv)
 {
 	const char *s = getenv("NIC_SEED");
@@ -3800,6 +4133,7 @@ int main(int argc, char **argv)
 		{ "rx/replay", phase_replay },
 		{ "link/gradients", phase_link },
 		{ "mgmt", phase_mgmt },
+		{ "mgmt/selftest", phase_mgmt_selftest },
 	};
 	size_t i;
 

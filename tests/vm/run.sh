@@ -13,11 +13,11 @@
 #         A helper guest (e.g. a link peer) need not finish: it is stopped
 #         once every other guest has finished.
 #   --nic GUEST:NIC[:link-listen=L|:link-connect=L][:stats][:stall-after=N[,N...]]
-#         [:tx-wedge-after=N][:gbps=G][:vectors=2|3]
+#         [:tx-wedge-after=N][:gbps=G][:vectors=2|3][:fault=engine-tx|engine-rx]
 #         an incsim NIC of GUEST: build/bin/incsim --ivshmem SOCK --ram
 #         /dev/shm/<unique> --ram-size MEM --name NIC --check-dma --vectors V
 #         [--link-listen/--link-connect SOCKET-OF-L] [--stats] [--stall-after N]
-#         [--tx-wedge-after N] [--gbps G],
+#         [--tx-wedge-after N] [--gbps G] [--fault F],
 #         started (and its socket waited for) before any QEMU; the guest gets
 #         `-chardev socket,id=NIC -device ivshmem-doorbell,vectors=V` (V: 3 by
 #         default, vector 2 the firmware's mailbox; vectors=2: the driver
@@ -28,7 +28,8 @@
 #         resets the NIC (docs/sim.md, "Faults"); N,M,...: again M frames
 #         after that reset, and so on. tx-wedge-after=N: the MAC takes no
 #         frame once N were sent, until the TX queue is flushed or the NIC
-#         reset (once).
+#         reset (once). fault=engine-tx|engine-rx: a faulty compressor or
+#         decompressors (incsim --fault; the boot self-test fails).
 #   --virtio GUEST:link-connect=L|link-listen=L[:mac=MAC]   (mac= last)
 #         a virtio-net NIC of GUEST on link L (QEMU -netdev stream); the guest's
 #         initrd needs `--kmod virtio_pci --kmod virtio_net`. MAC defaults to
@@ -120,7 +121,7 @@ valid_id() {
 
 guests=() nics=() virtios=() switches=()
 declare -A G_INITRD=() G_MEM=() G_HELPER=() G_APPEND=() G_NICS=() G_VIRTIOS=() G_ROOT=()
-declare -A N_GUEST=() N_MODE=() N_LINK=() N_STATS=() N_STALL=() N_WEDGE=() N_GBPS=() N_VEC=()
+declare -A N_GUEST=() N_MODE=() N_LINK=() N_STATS=() N_STALL=() N_WEDGE=() N_GBPS=() N_VEC=() N_FAULT=()
 declare -A V_MODE=() V_LINK=() V_MAC=()
 
 has_guest() {
@@ -195,6 +196,7 @@ for spec in ${nic_specs[@]+"${nic_specs[@]}"}; do
 	nics+=("$n")
 	N_GUEST[$n]=$g N_MODE[$n]='' N_LINK[$n]='' N_STATS[$n]=0 N_STALL[$n]= N_WEDGE[$n]= N_GBPS[$n]=
 	N_VEC[$n]=3
+	N_FAULT[$n]=
 	G_NICS[$g]+="$n "
 	for x in "${f[@]:2}"; do
 		case $x in
@@ -211,6 +213,7 @@ for spec in ${nic_specs[@]+"${nic_specs[@]}"}; do
 			N_VEC[$n]=${x#vectors=}
 			[[ ${N_VEC[$n]} =~ ^[23]$ ]] ||
 				die "--nic $spec: vectors=2 or vectors=3 expected" ;;
+		fault=engine-tx | fault=engine-rx) N_FAULT[$n]=${x#fault=} ;;
 		tx-wedge-after=*)
 			N_WEDGE[$n]=${x#tx-wedge-after=}
 			[[ ${N_WEDGE[$n]} =~ ^[1-9][0-9]*$ ]] ||
@@ -358,6 +361,7 @@ for n in ${ordered[@]+"${ordered[@]}"}; do
 	[ -n "${N_STALL[$n]}" ] && args+=(--stall-after "${N_STALL[$n]}")
 	[ -n "${N_WEDGE[$n]}" ] && args+=(--tx-wedge-after "${N_WEDGE[$n]}")
 	[ -n "${N_GBPS[$n]}" ] && args+=(--gbps "${N_GBPS[$n]}")
+	[ -n "${N_FAULT[$n]}" ] && args+=(--fault "${N_FAULT[$n]}")
 	start "$LOGDIR/$n.incsim.log" "$INCSIM" "${args[@]}"
 	N_PID[$n]=$PID
 	t=$(now)

@@ -21,6 +21,8 @@ enum host_engine {
 	HOST_CORRUPT,		/* the C codec, one byte wrong in set host_set, vector host_index */
 	HOST_SHORT,		/* one byte short in host_set / host_index */
 	HOST_SET_NOT_RUN,	/* host_set's vector host_index not run */
+	HOST_FLAGGED,		/* host_set / host_index: the engine flagged it (ST_RAN_BAD) */
+	HOST_NO_WIDTH,		/* width vectors not run (an 8-lane NIC's port) */
 };
 extern enum host_engine host_engine;
 extern unsigned int host_set, host_index;

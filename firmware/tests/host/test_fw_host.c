@@ -81,6 +81,8 @@ static void test_selftest(void)
 	     per_set[3] == 2 && per_set[4] == 2 && per_set[5] == 2,
 	     "generated table: %u vectors, 2 for each of the 6 sets", fw_st_nvectors);
 
+	/* a NIC with width mode: all 6 sets are its */
+	REG(INC_FEATURES) = INC_FEAT_MODE_WIDTH | INC_FEAT_MGMT | INC_FEAT_TPORT;
 	host_engine = HOST_CODEC;
 	b = fw_selftest();
 	t_ok(b == 0x3f3f && fw.st_run == 12 && fw.st_failed == 0 &&
@@ -121,6 +123,38 @@ static void test_selftest(void)
 	t_ok(b == 0x2f2f && fw.st_run == 11 && fw.st_failed == 0 &&
 	     fw_selftest_status() == INC_FW_STATUS_ST_DONE,
 	     "one vector of set 4 not run: set 4 neither run nor passed (0x%04x), no PASS", fw.st_bits);
+	host_engine = HOST_FLAGGED;
+	host_set = 1;
+	host_index = 0;
+	b = fw_selftest();
+	t_ok(b == 0x3f3d && fw.st_run == 12 && fw.st_failed == 1 && fw.st_first == 0x0100 &&
+	     fw_selftest_status() == INC_FW_STATUS_ST_DONE,
+	     "the engine flags a vector of set 1 (its output as the model's): set 1 fails (0x%04x), no PASS",
+	     fw.st_bits);
+	host_engine = HOST_NO_WIDTH;
+	b = fw_selftest();
+	t_ok(b == 0x0f0f && fw.st_run == 8 && fw.st_failed == 0 &&
+	     fw_selftest_status() == INC_FW_STATUS_ST_DONE,
+	     "width sets not run on a NIC with width mode: 0x%04x, no PASS", fw.st_bits);
+	/* an 8-lane NIC: no width mode; its width sets not run do not block PASS */
+	REG(INC_FEATURES) = INC_FEAT_MGMT | INC_FEAT_TPORT;
+	b = fw_selftest();
+	t_ok(b == 0x0f0f && fw.st_have == 0x0f &&
+	     fw_selftest_status() == (INC_FW_STATUS_ST_DONE | INC_FW_STATUS_ST_PASS),
+	     "no width mode (FEATURES bit 12 clear): width sets not run, the rest passed: PASS (0x%04x)",
+	     fw.st_bits);
+	host_engine = HOST_CORRUPT;
+	host_set = 3;
+	host_index = 1;
+	b = fw_selftest();
+	t_ok(b == 0x3f37 && fw_selftest_status() == INC_FW_STATUS_ST_DONE,
+	     "no width mode, set 3 wrong (the width sets ran here too): no PASS (0x%04x)",
+	     fw.st_bits);
+	host_engine = HOST_NOT_RUN;
+	b = fw_selftest();
+	t_ok(b == 0 && fw_selftest_status() == INC_FW_STATUS_ST_DONE,
+	     "no width mode, nothing run (a NIC without the test port): no PASS (0x%04x)", fw.st_bits);
+	REG(INC_FEATURES) = INC_FEAT_MODE_WIDTH | INC_FEAT_MGMT | INC_FEAT_TPORT;
 	host_engine = HOST_CODEC;
 }
 
@@ -142,6 +176,7 @@ static void test_commands(void)
 	t_ok(w0 == 0x00020000 && rsp(1) == 0x3f3f && rsp(2) == 12 && rsp(3) == 0 && rsp(4) == 0 &&
 	     order_ok(), "GET_SELFTEST: bits 0x%x, %u run, %u failed", rsp(1), rsp(2), rsp(3));
 
+	REG(INC_FEATURES) = INC_FEAT_MODE_WIDTH | INC_FEAT_MGMT | INC_FEAT_TPORT;
 	REG(INC_FW_STATUS) = INC_FW_STATUS_READY | INC_FW_STATUS_ST_DONE | INC_FW_STATUS_ST_PASS;
 	REG(INC_MGMT_EVENT) = 0;
 	host_engine = HOST_CORRUPT;
@@ -222,8 +257,24 @@ static void test_commands(void)
 	post(INC_MBOX_OP_GET_LINK, 31, 0, 0);
 	t_ok(rsp(1) == 0 && rsp(2) == 0, "GET_LINK: down");
 
+	/* RUN_VECTOR: one vector (the C codec as the engine here) */
+	host_engine = HOST_CODEC;
+	w0 = post(INC_MBOX_OP_RUN_VECTOR, 32, 3, 0);
+	t_ok(w0 == (32u << 16) && rsp(1) == ST_RAN && rsp(2) == fw_st_vectors[3].out_len &&
+	     rsp(3) == 1 && rsp(4) == ((uint32_t)fw_st_vectors[3].set << 8 | fw_st_vectors[3].index) &&
+	     order_ok(), "RUN_VECTOR 3: ran, %u bytes, as expected, set/index 0x%x", rsp(2), rsp(4));
+	w0 = post(INC_MBOX_OP_RUN_VECTOR, 33, 3, fw_st_vectors[3].in_len - 1u);
+	t_ok(w0 == (33u << 16) && rsp(1) == ST_RAN && rsp(3) == 0,
+	     "RUN_VECTOR 3 with its input a byte short: ran, not as expected (%u bytes)", rsp(2));
+	w0 = post(INC_MBOX_OP_RUN_VECTOR, 34, fw_st_nvectors, 0);
+	t_ok(w0 == (34u << 16 | INC_MBOX_ST_EINVAL),
+	     "RUN_VECTOR past the table: EINVAL (0x%08x)", w0);
+	w0 = post(INC_MBOX_OP_RUN_VECTOR, 35, 0, fw_st_vectors[0].in_len + 1u);
+	t_ok(w0 == (35u << 16 | INC_MBOX_ST_EINVAL),
+	     "RUN_VECTOR with an input longer than the vector's: EINVAL (0x%08x)", w0);
+
 	{
-		static const uint32_t ops[] = { 0x0000, 0x0007, 0x00ff, 0x8001, 0xffff };
+		static const uint32_t ops[] = { 0x0000, 0x0008, 0x00ff, 0x8001, 0xffff };
 		for (unsigned int i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
 			w0 = post(ops[i], 0xbeef, 1, 2);
 			t_ok(w0 == (0xbeefu << 16 | INC_MBOX_ST_EOPNOTSUPP) && rsp(1) == 0xeeeeeeee &&

@@ -11,7 +11,9 @@
  *                 FW_SELFTEST, MBOX_DOORBELL (BUSY, MEIP), MBOX_STATUS (ACK
  *                 drops MEIP, DONE clears BUSY and sets IRQ_STATUS bit 2),
  *                 EVENT (fw W1S, host W1C), STATS_SNAP, MBOX_CMD, MBOX_RSP
- *   fake NIC      STATUS (link bit), MAC_LO/HI, LINK_SPEED, 18 64-bit
+ *   fake NIC      FEATURES (a 1.4 NIC's, 0x3fff: no engine test port,
+ *                 so the firmware reports every vector set not run),
+ *                 STATUS (link bit), MAC_LO/HI, LINK_SPEED, 18 64-bit
  *                 counters counting n + 1 a clock, their snapshot bank
  *
  * The core's register bus takes a request every other clock and answers
@@ -187,6 +189,10 @@ always @(posedge clk) begin
                 c_rdata <= ca[2] ? cnt[(ca - 16'h1000) >> 3][63:32] : cnt[(ca - 16'h1000) >> 3][31:0];
             else
                 case (ca)
+                // a 1.4 NIC's FEATURES: no engine test port (bit 14), so
+                // the firmware runs no vector (the port itself is tested
+                // in the NIC's system test, tests/nic)
+                16'h0008: c_rdata <= 32'h00003fff;
                 16'h0104: c_rdata <= {31'd0, link};
                 16'h0108: c_rdata <= mac_lo;
                 16'h010c: c_rdata <= mac_hi;
