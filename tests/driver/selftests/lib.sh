@@ -51,6 +51,41 @@ features() {
 	regs | sed -n 's/^0x00000008 //p'
 }
 
+# reg OFFSET: one register of the dump (OFFSET as 0x%08x)
+reg() { regs | sed -n "s/^$1 //p"; }
+
+# ---- the management firmware (nic_firmware.sh, nic_fw_admin.sh,
+# nic_fw_selftest.sh; docs/firmware.md) ----
+FW=/lib/firmware/inceptionn/inceptionn-fw.bin
+MGMT_BIT=13	# FEATURES bits, include/hw/inc_nic_regs.h: INC_FEAT_MGMT,
+WIDTH_BIT=12	# INC_FEAT_MODE_WIDTH,
+TPORT_BIT=14	# INC_FEAT_TPORT (the engine test port, register map 1.5)
+
+# pci_of IF: the PCI name of IF's NIC (the driver's dmesg prefix)
+pci_of() { basename "$(readlink -f "/sys/class/net/$1/device")"; }
+# fw_image_version: $FW's version, header bytes 8..11 (little-endian), as
+# MAJOR.MINOR.PATCH
+fw_image_version() {
+	local v
+	v=$(od -An -tu4 -j8 -N4 "$FW" | tr -d ' ')
+	echo "$((v >> 16)).$(((v >> 8) & 0xff)).$((v & 0xff))"
+}
+# fwver: ethtool -i's firmware-version of $IF
+fwver() { ethtool -i "$IF" | sed -n 's/^firmware-version: //p'; }
+# running: the "firmware vWANT (build ...) running" messages of the NIC
+# $pci so far ($want, $pci: the test's); READY comes seconds after the
+# probe on incsim
+running() { dmesg | grep -c "$pci: firmware v$want (build [0-9a-f]\{8\}) running"; }
+# wait_running N: until more than N "running" messages (150 s)
+wait_running() {
+	local n=0
+	while [ "$(running)" -le "$1" ]; do
+		n=$((n + 1))
+		[ $n -le 150 ] || return 1
+		sleep 1
+	done
+}
+
 # wait_for SECONDS COMMAND...: until COMMAND succeeds
 wait_for() {
 	local left=$1

@@ -13,10 +13,6 @@
 # firmware-version "none", traffic), then the good one again.
 . ./lib.sh
 KO=/lib/modules/inceptionn.ko
-FW=/lib/firmware/inceptionn/inceptionn-fw.bin
-MGMT_BIT=13	# INC_FEAT_MGMT, include/hw/inc_nic_regs.h
-WIDTH_BIT=12	# INC_FEAT_MODE_WIDTH
-TPORT_BIT=14	# INC_FEAT_TPORT: the engine test port (register map 1.5)
 
 f=$(features)
 [ -n "$f" ] || fail "no FEATURES in ethtool -d"
@@ -24,13 +20,10 @@ f=$(features)
 [ -r "$FW" ] || fail "$FW missing from the guest"
 
 # the image's version: header bytes 8..11, little-endian
-v=$(od -An -tu4 -j8 -N4 "$FW" | tr -d ' ')
-want="$((v >> 16)).$(((v >> 8) & 0xff)).$((v & 0xff))"
+want=$(fw_image_version)
 log "image $FW: firmware $want"
 
-reg() { regs | sed -n "s/^$1 //p"; }
-fwver() { ethtool -i "$IF" | sed -n 's/^firmware-version: //p'; }
-pci=$(basename "$(readlink -f "/sys/class/net/$IF/device")")
+pci=$(pci_of "$IF")
 
 reload() {
 	rmmod_retry || fail "rmmod ($1)"
@@ -38,17 +31,6 @@ reload() {
 	setup_if || fail "setup after insmod ($1)"
 }
 
-# the probe starts the firmware; READY comes later (seconds on incsim)
-running() { dmesg | grep -c "$pci: firmware v$want (build [0-9a-f]\{8\}) running"; }
-# wait_running N: until more than N "running" messages (150 s)
-wait_running() {
-	local n=0
-	while [ "$(running)" -le "$1" ]; do
-		n=$((n + 1))
-		[ $n -le 150 ] || return 1
-		sleep 1
-	done
-}
 # this load's firmware (earlier tests may have reloaded the module)
 n=0
 while [ "$(fwver)" = starting ]; do

@@ -22,8 +22,6 @@
 # With run-driver.sh's VECTORS=2 the NIC has no vector 2: the same, with
 # the mailbox polled (said once at probe) and DEBUG_FAULT timing out.
 . ./lib.sh
-MGMT_BIT=13	# INC_FEAT_MGMT, include/hw/inc_nic_regs.h
-FW=/lib/firmware/inceptionn/inceptionn-fw.bin
 ITER_MIN=6	# command rounds at least, while iperf3 runs (60 s; 6 to 12 s a
 		# round on a loaded machine)
 
@@ -31,25 +29,12 @@ f=$(features)
 [ -n "$f" ] || fail "no FEATURES in ethtool -d"
 [ $(((f >> MGMT_BIT) & 1)) -eq 1 ] || skip "the NIC has no management block (FEATURES $f)"
 [ -r "$FW" ] || fail "$FW missing from the guest"
-v=$(od -An -tu4 -j8 -N4 "$FW" | tr -d ' ')
-want="$((v >> 16)).$(((v >> 8) & 0xff)).$((v & 0xff))"
-pci=$(basename "$(readlink -f "/sys/class/net/$IF/device")")
+want=$(fw_image_version)
+pci=$(pci_of "$IF")
 dbg=$(dbgdir "$IF")
 dl=pci/$pci
 
-reg() { regs | sed -n "s/^$1 //p"; }
-fwver() { ethtool -i "$IF" | sed -n 's/^firmware-version: //p'; }
 dbgv() { cat "$dbg/$1"; }
-running() { dmesg | grep -c "$pci: firmware v$want (build [0-9a-f]\{8\}) running"; }
-# wait_running N: until more than N "running" messages (150 s)
-wait_running() {
-	local n=0
-	while [ "$(running)" -le "$1" ]; do
-		n=$((n + 1))
-		[ $n -le 150 ] || return 1
-		sleep 1
-	done
-}
 # vector 2's interrupts (every CPU's column), from /proc/interrupts
 irqs() {
 	awk -v name="inceptionn-mgmt@$pci" '$NF == name {

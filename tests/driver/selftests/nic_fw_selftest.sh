@@ -11,9 +11,6 @@
 # (unmarked) traffic, which no decompressor touches.
 . ./lib.sh
 KO=/lib/modules/inceptionn.ko
-MGMT_BIT=13	# INC_FEAT_MGMT, include/hw/inc_nic_regs.h
-WIDTH_BIT=12	# INC_FEAT_MODE_WIDTH
-TPORT_BIT=14	# INC_FEAT_TPORT
 
 IF=$PLAIN_IF
 [ -d "/sys/class/net/$IF" ] || skip "no $IF (run-driver.sh's plain link)"
@@ -21,8 +18,7 @@ f=$(features)
 [ -n "$f" ] || fail "no FEATURES in ethtool -d of $IF"
 [ $(((f >> MGMT_BIT) & 1)) -eq 1 ] && [ $(((f >> TPORT_BIT) & 1)) -eq 1 ] ||
 	skip "$IF's NIC has no firmware or no engine test port (FEATURES $f)"
-pci=$(basename "$(readlink -f "/sys/class/net/$IF/device")")
-reg() { regs | sed -n "s/^$1 //p"; }
+pci=$(pci_of "$IF")
 
 # the decompress sets the NIC has: paper, sparse (and width)
 if [ $(((f >> WIDTH_BIT) & 1)) -eq 1 ]; then
