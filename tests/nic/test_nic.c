@@ -1862,6 +1862,20 @@ static void phase_churn(void)
 	phase_end(name);
 }
 
+/* r set up for n frames in loopback (LOOPBACK on): a window of 3, BUF_SIZE
+ * buffers */
+static void loop_run(struct run *r, struct item *tx, size_t n)
+{
+	wr(INC_CTRL, INC_CTRL_TX_EN | INC_CTRL_RX_EN | INC_CTRL_LOOPBACK);
+	memset(r, 0, sizeof(*r));
+	r->tx = tx;
+	r->ntx = n;
+	r->loopback = 1;
+	r->window = 3;
+	r->rx_buf_len = BUF_SIZE;
+	r->timeout = 40000000;
+}
+
 /* ---- 2/3. unmarked frames ---- */
 
 static void phase_unmarked_loopback(void)
@@ -1883,14 +1897,7 @@ static void phase_unmarked_loopback(void)
 		expect_tx(&tx[i], 9018);
 		expect_rx(&tx[i], tx[i].wire, tx[i].wire_len, 9018, BUF_SIZE);
 	}
-	wr(INC_CTRL, INC_CTRL_TX_EN | INC_CTRL_RX_EN | INC_CTRL_LOOPBACK);
-	memset(&r, 0, sizeof(r));
-	r.tx = tx;
-	r.ntx = n;
-	r.loopback = 1;
-	r.window = 3;
-	r.rx_buf_len = BUF_SIZE;
-	r.timeout = 40000000;
+	loop_run(&r, tx, n);
 	run_traffic(&r);
 	check_tx_status(&r, name);
 	check_rx(&r, name);
@@ -4031,14 +4038,7 @@ static void phase_mgmt_selftest(void)
 			expect_tx(&tx[k], 9018);
 			expect_rx(&tx[k], tx[k].wire, tx[k].wire_len, 9018, BUF_SIZE);
 		}
-		wr(INC_CTRL, INC_CTRL_TX_EN | INC_CTRL_RX_EN | INC_CTRL_LOOPBACK);
-		memset(&r, 0, sizeof(r));
-		r.tx = tx;
-		r.ntx = n;
-		r.loopback = 1;
-		r.window = 3;
-		r.rx_buf_len = BUF_SIZE;
-		r.timeout = 40000000;
+		loop_run(&r, tx, n);
 		r.selftests = 2;
 		r.st_want = want;
 		run_traffic(&r);
