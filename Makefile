@@ -290,6 +290,39 @@ mgmt-isa: deps
 # (firmware/firmware.mk, docs/firmware.md)
 include firmware/firmware.mk
 
+# the management core's instruction-set simulator (sim/beh/mgmt_iss.c, for
+# the behavioral NIC model) and its test: the ISA programs of
+# firmware/tests/isa built as tests/rtl/mgmt/run-isa.sh builds them, and
+# the firmware image, both run on it (tests/sim/beh/test_mgmt_iss.c)
+ISS_ISA_B	:= $(BUILD)/mgmt-iss/isa
+ISS_ISA_PROGS	:= alu shift compare branch jump upper loadstore mul div csr trap irq \
+	regbus cprog fail
+ISS_ISA_ELFS	:= $(ISS_ISA_PROGS:%=$(ISS_ISA_B)/%.elf)
+ISS_ISA_FLAGS	:= --target=riscv32 -march=rv32im -mabi=ilp32 -mno-relax -nostdlib \
+	-ffreestanding -Wall -Wextra -Werror -Ifirmware/tests/isa
+$(ISS_ISA_B)/%.o: firmware/tests/isa/%.S firmware/tests/isa/test.h \
+	firmware/tests/isa/corners.inc
+	@mkdir -p $(dir $@)
+	@echo "  FWAS    $<"
+	$(Q)$(FW_CLANG) $(ISS_ISA_FLAGS) -c $< -o $@
+$(ISS_ISA_B)/%.o: firmware/tests/isa/%.c firmware/tests/isa/test.h
+	@mkdir -p $(dir $@)
+	@echo "  FWCC    $<"
+	$(Q)$(FW_CLANG) $(ISS_ISA_FLAGS) -O2 -c $< -o $@
+$(ISS_ISA_B)/cprog.elf: $(ISS_ISA_B)/crt0.o $(ISS_ISA_B)/cprog.o firmware/tests/isa/link.ld
+	@echo "  FWLD    $@"
+	$(Q)$(FW_LLD) -T firmware/tests/isa/link.ld -o $@ $(filter %.o,$^)
+$(ISS_ISA_B)/%.elf: $(ISS_ISA_B)/%.o firmware/tests/isa/link.ld
+	@echo "  FWLD    $@"
+	$(Q)$(FW_LLD) -T firmware/tests/isa/link.ld -o $@ $<
+$(O)/tests/sim/beh/test_mgmt_iss.o: XFLAGS := -Isim/beh -Ifirmware/src
+$(BUILD)/tests/test_mgmt_iss: $(O)/tests/sim/beh/test_mgmt_iss.o $(O)/sim/beh/mgmt_iss.o \
+	$(O)/tests/lib/testlib.o $(ISS_ISA_ELFS) $(FW_IMAGE)
+	@mkdir -p $(dir $@)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $(filter %.o,$^) -lm
+all: $(BUILD)/tests/test_mgmt_iss
+
 # make formal: the formal handshake checks (rtl/scripts/formal.sh, TAP;
 # docs/rtl.md "Formal checks"): both engines at 8 and 16 lanes, bounded
 # deeper than make check (FORMAL_DEPTH=N sets every depth), the 8-lane packer,

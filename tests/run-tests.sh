@@ -219,6 +219,9 @@ suite rtl/mgmt-isa        tests/rtl/mgmt/run-isa.sh "$BUILD/mgmt-isa"
 suite firmware/host       "$BUILD/tests/test_fw_host"
 suite firmware/image      env BUILD="$BUILD" tests/firmware/test-fwimage.sh
 suite firmware/sim        env BUILD="$BUILD" tests/rtl/mgmt/run-fw-sim.sh "$BUILD/fw-sim"
+# the management core's instruction-set simulator (the behavioral NIC's):
+# the ISA programs (mcycle and minstret against the RTL's) and the firmware
+suite sim/mgmt-iss        "$BUILD/tests/test_mgmt_iss" "$BUILD/mgmt-iss/isa" "$BUILD/firmware"
 suite rtl/elab-selftest   tests/rtl/test-synth-elab.sh
 # the RTL's register map, made from the C header (rtl/scripts/gen-regs-vh.py)
 suite rtl/regs-vh         tests/rtl/test-regs-vh.sh
