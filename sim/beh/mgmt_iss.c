@@ -117,7 +117,8 @@ static uint64_t tm_first_from(uint64_t ps, uint64_t s, uint64_t off, uint64_t cm
 	if (mt >= cmp)
 		return s;
 	d = cmp - mt;
-	if (d > UINT64_MAX / ps - q - 1)
+	/* (with room for the latency added to it) */
+	if (d > UINT64_MAX / ps - q - 8)
 		return NEVER;
 	return (q + d) * ps;
 }
@@ -530,12 +531,15 @@ static void step(struct mgmt_iss *c, uint64_t until)
 		npc = c->pc + imm;
 		if (npc == c->pc && rd == 0) {
 			/* j .: spins until an interrupt, nothing else changes */
-			uint64_t n = until > F ? (until - F + T_ALU - 1) / T_ALU : 1, t;
+			uint64_t n = until > F ? (until - F) / T_ALU + ((until - F) % T_ALU != 0) : 1, t;
 
+			/* (the clock stays below NEVER) */
+			if (n > (NEVER - 1 - F) / T_ALU)
+				n = (NEVER - 1 - F) / T_ALU;
 			if (c->st_mie && c->mie) {
 				t = irq_first(c, F + T_ALU, c->mie);
-				if (t != NEVER && (t - F + T_ALU - 1) / T_ALU < n)
-					n = (t - F + T_ALU - 1) / T_ALU;
+				if (t != NEVER && (t - F) / T_ALU + ((t - F) % T_ALU != 0) < n)
+					n = (t - F) / T_ALU + ((t - F) % T_ALU != 0);
 			}
 			c->clk = F + n * T_ALU;
 			c->minstret += n;
