@@ -296,7 +296,7 @@ include firmware/firmware.mk
 # the firmware image, both run on it (tests/sim/beh/test_mgmt_iss.c)
 ISS_ISA_B	:= $(BUILD)/mgmt-iss/isa
 ISS_ISA_PROGS	:= alu shift compare branch jump upper loadstore mul div csr trap irq \
-	regbus cprog fail
+	regbus cprog fail corners
 ISS_ISA_ELFS	:= $(ISS_ISA_PROGS:%=$(ISS_ISA_B)/%.elf)
 ISS_ISA_FLAGS	:= --target=riscv32 -march=rv32im -mabi=ilp32 -mno-relax -nostdlib \
 	-ffreestanding -Wall -Wextra -Werror -Ifirmware/tests/isa
@@ -309,6 +309,10 @@ $(ISS_ISA_B)/%.o: firmware/tests/isa/%.c firmware/tests/isa/test.h
 	@mkdir -p $(dir $@)
 	@echo "  FWCC    $<"
 	$(Q)$(FW_CLANG) $(ISS_ISA_FLAGS) -O2 -c $< -o $@
+$(ISS_ISA_B)/corners.o: tests/sim/beh/corners.S firmware/tests/isa/test.h
+	@mkdir -p $(dir $@)
+	@echo "  FWAS    $<"
+	$(Q)$(FW_CLANG) $(ISS_ISA_FLAGS) -c $< -o $@
 $(ISS_ISA_B)/cprog.elf: $(ISS_ISA_B)/crt0.o $(ISS_ISA_B)/cprog.o firmware/tests/isa/link.ld
 	@echo "  FWLD    $@"
 	$(Q)$(FW_LLD) -T firmware/tests/isa/link.ld -o $@ $(filter %.o,$^)
