@@ -168,10 +168,11 @@ static int elf_images(const char *path, uint32_t *im, unsigned int *ni, uint32_t
 }
 
 /*
- * The RTL's figures: tb_mgmt_soc's RESULT line under Icarus (mcycle,
- * minstret, mcause, mepc at the tohost write; cycles and instructions as
- * docs/firmware.md's CPI table), TIMER_PRESCALE 1 and, for irq.S, 7 too
- * (a defparam; its check 16 then fails: mtime's carry takes 16 ticks).
+ * The RTL's figures, as tests/sim/beh/rtl-figures.sh prints them:
+ * tb_mgmt_soc's RESULT line under Icarus (mcycle, minstret, mcause, mepc
+ * at the tohost write; the cycles and instructions are docs/firmware.md's
+ * CPI table) with TIMER_PRESCALE 1, and 7 (a defparam) for irq.S (its
+ * check 16 then fails: mtime's carry takes 16 ticks) and corners.S.
  * bus: the testbench's register bus answers after random delays.
  */
 static const struct {
