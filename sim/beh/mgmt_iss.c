@@ -782,6 +782,9 @@ uint64_t mgmt_iss_run(struct mgmt_iss *c, uint64_t until)
 
 			if (w > until)
 				break;
+			/* (an input changes at the clock reached, so never earlier) */
+			if (w < c->clk)
+				w = c->clk;
 			c->wfi = 0;
 			retire(c, c->pc + 4, w);
 		}
