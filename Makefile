@@ -201,11 +201,15 @@ $(O)/tests/nic/selftest_vectors.o: $(BUILD)/firmware/selftest_vectors.c firmware
 	$(Q)$(CC) $(CFLAGS_ALL) -Ifirmware/src -c $< -o $@
 
 # ---- incsim: the NIC's RTL as a PCI device of a QEMU guest (docs/sim.md) ----
-INCSIM_OBJS := $(addprefix $(O)/sim/incsim/, incsim.o ivshmem.o link.o)
-$(INCSIM_OBJS): XFLAGS := -Isim/nic -Iinclude/uapi
+# bnic: the behavioral model of the same device (incsim --model behavioral),
+# on the wire reference and the codec; its management core an ISS
+BNIC_OBJS := $(addprefix $(O)/sim/beh/, bnic.o bnic_dp.o bnic_tport.o mgmt_iss.o)
+$(BNIC_OBJS): XFLAGS := -Isim/beh
+INCSIM_OBJS := $(addprefix $(O)/sim/incsim/, incsim.o ivshmem.o link.o) $(BNIC_OBJS)
+$(addprefix $(O)/sim/incsim/, incsim.o ivshmem.o link.o): XFLAGS := -Isim/nic -Isim/beh -Iinclude/uapi
 
 $(BUILD)/bin/incsim: $(INCSIM_OBJS) $(O)/sim/nic/nic_env.o $(O)/sim/nic/vl_nic.o \
-	$(VL_NIC) $(VL_RT)
+	$(VL_NIC) $(VL_RT) $(LIBWIRE) $(LIBCODEC)
 	@mkdir -p $(dir $@)
 	@echo "  LD      $@"
 	$(Q)g++ $(LDFLAGS_ALL) -o $@ $^ -lm
@@ -214,7 +218,7 @@ $(BUILD)/bin/incsim: $(INCSIM_OBJS) $(O)/sim/nic/nic_env.o $(O)/sim/nic/vl_nic.o
 # width mode: FEATURES bit 12 clear), for the driver's tests against a NIC
 # without a feature (tests/run-tests.sh, driver/lanes8)
 $(BUILD)/bin/incsim8: $(INCSIM_OBJS) $(O)/sim/nic/nic_env.o $(O)/sim/nic/vl_nic8.o \
-	$(VLDIR)/nic8/Vnic__ALL.a $(VL_RT)
+	$(VLDIR)/nic8/Vnic__ALL.a $(VL_RT) $(LIBWIRE) $(LIBCODEC)
 	@mkdir -p $(dir $@)
 	@echo "  LD      $@"
 	$(Q)g++ $(LDFLAGS_ALL) -o $@ $^ -lm
@@ -224,6 +228,28 @@ $(BUILD)/bin/bench-incsim: $(O)/sim/incsim/bench-incsim.o $(O)/sim/incsim/shimc.
 	@mkdir -p $(dir $@)
 	@echo "  LD      $@"
 	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ -lm
+
+# diff-models: the RTL and the behavioral model through incsim, one workload,
+# the same record byte for byte (tests/sim/beh, suite sim/models); the
+# mutant: incsim whose behavioral model flips one bit of one compressed
+# frame, which diff-models must catch
+$(O)/tests/sim/beh/diff_models.o: XFLAGS := -Isim/nic -Isim/incsim -Iinclude/uapi
+$(BUILD)/tests/diff-models: $(O)/tests/sim/beh/diff_models.o $(O)/sim/incsim/shimc.o \
+	$(O)/tests/lib/frames.o
+	@mkdir -p $(dir $@)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ -lm
+$(O)/sim/beh/bnic_dp_mutant.o: sim/beh/bnic_dp.c
+	@mkdir -p $(dir $@)
+	@echo "  CC      $< (mutant)"
+	$(Q)$(CC) $(CFLAGS_ALL) -Isim/beh -DBNIC_MUTANT -c $< -o $@
+$(BUILD)/tests/incsim-mutant: $(filter-out %/bnic_dp.o,$(INCSIM_OBJS)) \
+	$(O)/sim/beh/bnic_dp_mutant.o $(O)/sim/nic/nic_env.o $(O)/sim/nic/vl_nic.o \
+	$(VL_NIC) $(VL_RT) $(LIBWIRE) $(LIBCODEC)
+	@mkdir -p $(dir $@)
+	@echo "  LD      $@"
+	$(Q)g++ $(LDFLAGS_ALL) -o $@ $^ -lm
+rtl-models: $(BUILD)/tests/diff-models $(BUILD)/tests/incsim-mutant
 
 # incswitch: a learning switch for simulated links (make demo's cluster)
 $(BUILD)/bin/incswitch: $(O)/sim/incswitch/incswitch.o
@@ -499,7 +525,7 @@ check: deps
 # through the environment; make's command-line variables are exported.
 K	?= 10
 MODE	?= sparse
-export HOSTS K MODE MTU DEMO_FILE IPERF_SECONDS DEMO_TIMEOUT
+export HOSTS K MODE MTU DEMO_FILE IPERF_SECONDS DEMO_TIMEOUT SIM
 demo: deps
 	$(Q)BUILD=$(BUILD) scripts/demo.sh
 
@@ -558,7 +584,7 @@ bench-train:
 # make demo-train: DDP with the hook in transport nic across QEMU guests
 # with incsim NICs (scripts/demo-train.sh): HOSTS, STEPS, K, MODE, SEED,
 # TRAIN_TIMEOUT.
-export STEPS SEED TRAIN_TIMEOUT
+export STEPS SEED TRAIN_TIMEOUT SIM
 demo-train: deps
 	$(Q)BUILD=$(BUILD) scripts/demo-train.sh
 

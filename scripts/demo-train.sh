@@ -33,6 +33,10 @@
 #                   would compress nothing, and its verdicts fail)
 #   SEED=N          the seed of weights and batches (default 1)
 #   TRAIN_TIMEOUT=S wall-clock limit in seconds (default 900)
+#   SIM=M           the NICs' model: behavioral (default: incsim --model
+#                   behavioral, the same device without the RTL's timing, fast
+#                   enough to train through) or rtl (the NIC's RTL, Verilated;
+#                   docs/sim.md "Two models")
 #   --tap           TAP instead of the table (tests/demo/test-demo-train.sh)
 # Exit status: 0 when every verdict held, 1 when one did not or the
 # cluster did not run, 2 for a bad option. Logs: build/demo-train/.
@@ -48,6 +52,7 @@ K=${K:-10}
 MODE=${MODE:-sparse}
 SEED=${SEED:-1}
 TRAIN_TIMEOUT=${TRAIN_TIMEOUT:-900}
+SIM=${SIM:-behavioral}
 TAP=0
 case ${1:-} in
 --tap) TAP=1 ;;
@@ -68,6 +73,8 @@ bad_opt() {
 [ "$MODE" = paper ] || [ "$MODE" = sparse ] || [ "$MODE" = width ] ||
 	bad_opt "MODE=$MODE: paper, sparse or width expected"
 [[ $SEED =~ ^[0-9]+$ ]] || bad_opt "SEED=$SEED: a whole number expected"
+[ "$SIM" = rtl ] || [ "$SIM" = behavioral ] ||
+	bad_opt "SIM=$SIM: behavioral (the NIC's behavioral model) or rtl (its RTL) expected"
 [[ $TRAIN_TIMEOUT =~ ^[0-9]+$ ]] && [ "$TRAIN_TIMEOUT" -ge 60 ] ||
 	bad_opt "TRAIN_TIMEOUT=$TRAIN_TIMEOUT: at least 60 seconds"
 PY=/usr/bin/python3
@@ -119,11 +126,11 @@ tests/vm/mkinitrd.sh "$OUT/host.cpio.gz" --kmod 9p --kmod 9pnet_virtio --kmod vi
 
 args=(--timeout "$TRAIN_TIMEOUT" --log-dir "$OUT/logs" --switch sw0)
 for ((h = 0; h < HOSTS; h++)); do
-	args+=(--guest "host$h:$OUT/host.cpio.gz:1024M" --nic "host$h:nic$h:link-connect=sw0"
+	args+=(--guest "host$h:$OUT/host.cpio.gz:1024M" --nic "host$h:nic$h:link-connect=sw0:model=$SIM"
 		--host-root "host$h"
 		--append "host$h:inc.host=$h inc.hosts=$HOSTS inc.root=$ROOT inc.lib=$lib")
 done
-step "booting $HOSTS hosts (QEMU, Debian $(tests/vm/kver.sh)), each with an incsim NIC, on one switch;" \
+step "booting $HOSTS hosts (QEMU, Debian $(tests/vm/kver.sh)), each with an incsim NIC ($SIM model), on one switch;" \
 	"PyTorch from this host's root over virtio-9p; the digits MLP, $STEPS steps per setting: $SETTINGS"
 tests/vm/run.sh "${args[@]}" >"$OUT/run.tap" 2>&1 &
 RUNPID=$!

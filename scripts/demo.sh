@@ -31,6 +31,10 @@
 #                  a directory: its charlm-step0150.f32)
 #   DEMO_TIMEOUT=S wall-clock limit in seconds (default 600)
 #   IPERF_SECONDS=S length of the iperf3 phase (default 5)
+#   SIM=M          the NICs' model: rtl (default: the NIC's RTL, Verilated,
+#                  against the real driver) or behavioral (incsim --model
+#                  behavioral: the same device without the RTL's timing,
+#                  much faster; docs/sim.md "Two models")
 # Exit status: 0 when every verification passed, 1 when one failed or the
 # cluster did not run, 2 for a bad option. Logs: build/demo/.
 set -uo pipefail
@@ -46,6 +50,7 @@ MTU=${MTU:-1500}
 DEMO_FILE=${DEMO_FILE:-../shared/gradients/charlm-step0150.f32}
 DEMO_TIMEOUT=${DEMO_TIMEOUT:-600}
 IPERF_SECONDS=${IPERF_SECONDS:-5}
+SIM=${SIM:-rtl}
 
 bad_opt() {
 	echo "make demo: $*" >&2
@@ -58,6 +63,8 @@ bad_opt() {
 [ "$MODE" = paper ] || [ "$MODE" = sparse ] || [ "$MODE" = width ] ||
 	bad_opt "MODE=$MODE: paper, sparse or width expected"
 [ "$MTU" = 1500 ] || [ "$MTU" = 9000 ] || bad_opt "MTU=$MTU: 1500 or 9000 expected"
+[ "$SIM" = rtl ] || [ "$SIM" = behavioral ] ||
+	bad_opt "SIM=$SIM: rtl (the NIC's RTL) or behavioral (its behavioral model) expected"
 [[ $DEMO_TIMEOUT =~ ^[0-9]+$ ]] || bad_opt "DEMO_TIMEOUT=$DEMO_TIMEOUT: seconds expected"
 [[ $IPERF_SECONDS =~ ^[0-9]+$ ]] && [ "$IPERF_SECONDS" -ge 1 ] && [ "$IPERF_SECONDS" -le 60 ] ||
 	bad_opt "IPERF_SECONDS=$IPERF_SECONDS: 1 to 60 seconds expected"
@@ -113,10 +120,11 @@ tests/vm/mkinitrd.sh "$OUT/host.cpio.gz" --file "$ko:/lib/modules/inceptionn.ko"
 mem=$(((size * 3 >> 20) + 256))M
 args=(--timeout "$DEMO_TIMEOUT" --log-dir "$OUT/logs" --switch sw0)
 for ((h = 0; h < HOSTS; h++)); do
-	args+=(--guest "host$h:$OUT/host.cpio.gz:$mem" --nic "host$h:nic$h:link-connect=sw0"
+	args+=(--guest "host$h:$OUT/host.cpio.gz:$mem" --nic "host$h:nic$h:link-connect=sw0:model=$SIM"
 		--append "host$h:inc.host=$h inc.hosts=$HOSTS inc.k=$K inc.mode=$MODE inc.mtu=$MTU inc.iperf=$IPERF_SECONDS")
 done
-step "booting $HOSTS hosts (QEMU, Debian $(tests/vm/kver.sh)), each with an incsim NIC, on one switch;" \
+if [ "$SIM" = rtl ]; then simdesc="the NIC's RTL (Verilator)"; else simdesc="the NIC's behavioral model"; fi
+step "booting $HOSTS hosts (QEMU, Debian $(tests/vm/kver.sh)), each with an incsim NIC ($simdesc), on one switch;" \
 	"file $DEMO_FILE ($size bytes), K=$K MODE=$MODE MTU=$MTU"
 [ "$MODE" = width ] &&
 	step "MODE=width: a NIC compresses width mode if it advertises it (FEATURES bit 12: 16 lanes, register map 1.3); without the bit the marked transfers go uncompressed"
@@ -168,7 +176,7 @@ fi
 # ---- the table
 results=$(cat "$OUT"/logs/host*.log 2>/dev/null | tr -d '\r' | grep -a '^DEMO-RESULT ')
 stats=$(cat "$OUT"/logs/host*.log 2>/dev/null | tr -d '\r' | grep -a '^DEMO-STAT ')
-awk -v hosts="$HOSTS" -v k="$K" -v mode="$MODE" -v mtu="$MTU" -v size="$size" \
+awk -v hosts="$HOSTS" -v k="$K" -v mode="$MODE" -v mtu="$MTU" -v size="$size" -v sim="$simdesc" \
 	-v sw_w="$sw_w" -v sw_s="$sw_s" '
 function kv(line, key,   i, n, f) {
 	n = split(line, f, " ")
@@ -211,6 +219,7 @@ function hex(s,   i, v) {
 END {
 	fails = 0
 	printf "\n%s\n", "inceptionn demo: " hosts " hosts on one switch, " size " bytes of float32 per transfer, K=" k " (bound 2^-" k "), MODE=" mode ", MTU=" mtu
+	printf "%s\n", "NIC model: " sim
 	printf "\n%-9s %-10s %9s %12s %12s %12s %8s %12s %-28s\n", "transfer", "from->to", "Mbit/s", "app bytes", "link bytes", "NIC saved", "ratio", "max error", "verdict"
 	for (ph = 1; ph <= 3; ph++) {
 		name = ph == 1 ? "iperf3" : ph == 2 ? "marked" : "unmarked"

@@ -237,6 +237,9 @@ suite driver/mark-range    "$BUILD/tests/test_mark_range"
 # incsim: the RTL as an ivshmem PCI device (host side, a fake QEMU)
 suite sim/shim            tests/sim/test_incsim.py "$BUILD/bin/incsim"
 suite sim/incswitch       tests/sim/test_incswitch.py "$BUILD/bin/incswitch"
+# the two models of the NIC (RTL, behavioral) through incsim: one workload,
+# the same record byte for byte, at 16 and 8 lanes; a wrong model caught
+suite sim/models          env BUILD="$BUILD" tests/sim/beh/test-models.sh
 # incsim under real QEMU guests (Debian's kernel, busybox initramfs)
 suite sim/smoke           env BUILD="$BUILD" tests/sim/run-smoke.sh
 suite sim/faults          env BUILD="$BUILD" tests/sim/test-faults.sh

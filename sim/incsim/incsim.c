@@ -11,6 +11,11 @@
  * a driver's recovery, the guest can reset the NIC and turn its bus
  * mastering off, a fault can hang the DMA bridge, and --check-dma catches
  * queues moved while the NIC could still DMA.
+ *
+ * --model behavioral puts the behavioral model of the same device
+ * (sim/beh/bnic.h) behind the same shim, link and faults instead: no clock
+ * of the RTL, frames built by the C references, the NIC's time the wall
+ * clock's (docs/sim.md "Two models").
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -33,6 +38,7 @@
 
 #include <inceptionn/incsim.h>
 
+#include "bnic.h"
 #include "ivshmem.h"
 #include "link.h"
 #include "nic_env.h"
@@ -56,7 +62,9 @@ struct incsim {
 	struct ivs ivs;
 	struct link link;
 	int have_link;
-	struct nic_env *env;
+	struct nic_env *env;	/* the RTL (--model rtl) */
+	struct bnic *bn;	/* or the behavioral model */
+	int64_t t0;		/* behavioral: the NIC's clock 0, wall ns */
 	uint8_t *ram;
 	size_t ram_size;
 	uint32_t cons;
@@ -156,6 +164,8 @@ struct opts {
 	double sleep_scale;		/* --sleep-scale */
 	uint8_t mac[6];
 	int have_mac;
+	int behavioral;			/* --model behavioral */
+	unsigned int lanes;		/* --lanes (0: the model's) */
 };
 
 static void usage(FILE *f)
@@ -166,7 +176,11 @@ static void usage(FILE *f)
 "              [--gbps G] [--mac MAC] [--name NAME] [--stats] [--random SEED] [--trace]\n"
 "              [--stall-after N[,N...]] [--tx-wedge-after N] [--check-dma]\n"
 "              [--sleep-scale MS]\n"
-"              [--fault engine-tx|engine-rx]\n"
+"              [--fault engine-tx|engine-rx] [--model rtl|behavioral] [--lanes 16|8]\n"
+"  --model rtl         the NIC's RTL, Verilated, clock by clock (the default)\n"
+"  --model behavioral  the behavioral model of the same device: the same registers,\n"
+"                      rings, counters, firmware and frames, without the RTL's timing\n"
+"  --lanes 16|8        the behavioral NIC's lanes (8: no width mode; FEATURES bit 12)\n"
 "  --fault engine-tx   a faulty compressor: inc_nic's dbg_engine_fault bit 0 flips\n"
 "                      bit 0 of every beat it outputs (frames and the self-test)\n"
 "  --fault engine-rx   the same for the decompressors (bit 1); may be repeated\n"
@@ -253,6 +267,8 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{ "check-dma", no_argument, NULL, 'D' },
 		{ "sleep-scale", required_argument, NULL, 'Z' },
 		{ "fault", required_argument, NULL, 'F' },
+		{ "model", required_argument, NULL, 'M' },
+		{ "lanes", required_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -357,6 +373,19 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			else
 				return bad_opt("bad --fault (engine-tx or engine-rx): %s", optarg);
 			break;
+		case 'M':
+			if (!strcmp(optarg, "rtl"))
+				o->behavioral = 0;
+			else if (!strcmp(optarg, "behavioral"))
+				o->behavioral = 1;
+			else
+				return bad_opt("bad --model (rtl or behavioral): %s", optarg);
+			break;
+		case 'L':
+			if (strcmp(optarg, "16") && strcmp(optarg, "8"))
+				return bad_opt("bad --lanes (16 or 8): %s", optarg);
+			o->lanes = (unsigned int)atoi(optarg);
+			break;
 		case 'h': usage(stdout); exit(0);
 		default:
 			return bad_opt("unknown or incomplete option: %s",
@@ -371,6 +400,9 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		return bad_opt("%s", "--ram PATH is required");
 	if (o->ram_size > MAX_RAM)
 		return bad_opt("%s", "--ram-size over 2.75 GiB: guest memory above that is not at its file offset");
+	if (!o->behavioral && o->lanes && o->lanes != vl_nic_beat() / 4)
+		return bad_opt("--lanes: this incsim's RTL has %s lanes (incsim: 16, incsim8: 8; --model behavioral takes either)",
+			       vl_nic_beat() == 64 ? "16" : "8");
 	return 0;
 }
 
@@ -453,14 +485,87 @@ static int ring_pending(struct incsim *s)
 				    memory_order_acquire) != s->cons;
 }
 
+/*
+ * ---- the device: the RTL in its environment, or the behavioral model ----
+ * The behavioral NIC's clock is the wall clock's, at INCSIM_CLK_MHZ.
+ */
+static uint64_t beh_now(const struct incsim *s)
+{
+	int64_t d = now_ns() - s->t0;
+
+	return d > 0 ? (uint64_t)d * INCSIM_CLK_MHZ / 1000 : 0;
+}
+
+static uint64_t dev_clock(const struct incsim *s)
+{
+	return s->bn ? beh_now(s) : nic_env_clock(s->env);
+}
+
+/* 0, or -1 when the access timed out; *resp: the response (0 OKAY) */
+static int dev_write(struct incsim *s, uint32_t addr, uint32_t val, int *resp)
+{
+	if (s->bn) {
+		*resp = bnic_csr_write(s->bn, beh_now(s), (uint16_t)addr, val, 0xf) ? 2 : 0;
+		return 0;
+	}
+	return nic_csr_write_resp(s->env, (uint16_t)addr, val, resp);
+}
+
+static int dev_read(struct incsim *s, uint32_t addr, uint32_t *val, int *resp)
+{
+	if (s->bn) {
+		*resp = bnic_csr_read(s->bn, beh_now(s), (uint16_t)addr, val) ? 2 : 0;
+		return 0;
+	}
+	return nic_csr_read_resp(s->env, (uint16_t)addr, val, resp);
+}
+
+static int dev_dma_stalled(const struct incsim *s)
+{
+	return s->bn ? bnic_dma_stalled(s->bn) : nic_env_dma_stalled(s->env);
+}
+
+/* the behavioral NIC's DMA is done within the access that starts it */
+static int dev_dma_busy(const struct incsim *s)
+{
+	return s->bn ? 0 : nic_env_dma_busy(s->env);
+}
+
+static void dev_set_tx_hold(struct incsim *s, int hold)
+{
+	if (s->bn)
+		bnic_set_tx_hold(s->bn, hold);
+	else
+		nic_env_set_tx_hold(s->env, hold);
+}
+
+static size_t dev_rx_pending(const struct incsim *s)
+{
+	return s->bn ? bnic_rx_pending(s->bn) : nic_env_rx_pending(s->env);
+}
+
+static void dev_stall_after(struct incsim *s, uint64_t n)
+{
+	if (s->bn)
+		bnic_stall_dma_after(s->bn, n);
+	else
+		nic_env_stall_dma_after(s->env, n);
+}
+
+static uint64_t dev_stat(struct incsim *s, int n)
+{
+	return s->bn ? bnic_stat(s->bn, n) : nic_stat(s->env, n);
+}
+
 /* The board's firmware sets the MAC address after reset; so does incsim. */
 static void write_mac(struct incsim *s)
 {
 	const uint8_t *m = s->mac;
+	int resp;
 
-	nic_csr_write(s->env, INC_MAC_LO, (uint32_t)m[0] | (uint32_t)m[1] << 8 |
-		      (uint32_t)m[2] << 16 | (uint32_t)m[3] << 24);
-	nic_csr_write(s->env, INC_MAC_HI, (uint32_t)m[4] | (uint32_t)m[5] << 8);
+	dev_write(s, INC_MAC_LO, (uint32_t)m[0] | (uint32_t)m[1] << 8 |
+		  (uint32_t)m[2] << 16 | (uint32_t)m[3] << 24, &resp);
+	dev_write(s, INC_MAC_HI, (uint32_t)m[4] | (uint32_t)m[5] << 8, &resp);
 }
 
 static void forward_tx(struct incsim *s);
@@ -468,7 +573,7 @@ static void unwedge_tx(struct incsim *s, const char *why);
 
 static void check_stall(struct incsim *s)
 {
-	if (s->stall_seen || !nic_env_dma_stalled(s->env))
+	if (s->stall_seen || !dev_dma_stalled(s))
 		return;
 	s->stall_seen = 1;
 	msg(s, "fault: DMA bridge stalled after %" PRIu64 " frames (--stall-after, stall %u of %u)",
@@ -487,16 +592,21 @@ static void check_stall(struct incsim *s)
  */
 static void reset_nic(struct incsim *s)
 {
-	const struct nic_env_errors *er = nic_env_errors(s->env);
-
 	check_stall(s);
-	forward_tx(s);		/* frames already sent reach the link */
-	s->env_errors += nic_env_error_total(s->env);
-	s->env_dma_range += er->dma_range;
-	s->env_csr_resp += er->csr_resp;
-	s->env_csr_timeout += er->csr_timeout;
-	s->env_dma_blocked += nic_env_counts(s->env)->dma_blocked;
-	nic_env_reset_nic(s->env);
+	if (s->bn) {
+		bnic_run(s->bn, beh_now(s));
+		bnic_reset(s->bn, beh_now(s));
+	} else {
+		const struct nic_env_errors *er = nic_env_errors(s->env);
+
+		forward_tx(s);	/* frames already sent reach the link */
+		s->env_errors += nic_env_error_total(s->env);
+		s->env_dma_range += er->dma_range;
+		s->env_csr_resp += er->csr_resp;
+		s->env_csr_timeout += er->csr_timeout;
+		s->env_dma_blocked += nic_env_counts(s->env)->dma_blocked;
+		nic_env_reset_nic(s->env);
+	}
 	write_mac(s);
 	unwedge_tx(s, "the NIC is reset");
 	s->resets++;
@@ -509,7 +619,7 @@ static void reset_nic(struct incsim *s)
 		s->stall_seen = 0;
 	}
 	if (s->stall_i < s->stall_n)
-		nic_env_stall_dma_after(s->env, s->stall_after[s->stall_i]);
+		dev_stall_after(s, s->stall_after[s->stall_i]);
 }
 
 /* A queue's BASE or SIZE: where and how far the NIC's DMA goes. */
@@ -530,7 +640,7 @@ static void check_reprogram(struct incsim *s, uint32_t addr)
 {
 	const char *queue, *reg = queue_reg_name(addr, &queue);
 
-	if (!reg || !s->master || !nic_env_dma_busy(s->env))
+	if (!reg || !s->master || !dev_dma_busy(s))
 		return;
 	if (s->unsafe_reprogram++ < UNSAFE_LOG_MAX)
 		msg(s, "DMA safety: %s queue %s written while the NIC had DMA in flight (bus mastering on)%s",
@@ -553,7 +663,10 @@ static void exec_cmd(struct incsim *s, volatile struct incsim_cmd *c)
 		if (s->master != (int)val)
 			s->master_changes++;
 		s->master = (int)val;
-		nic_env_set_dma_enable(s->env, s->master);
+		if (s->bn)
+			bnic_set_dma_enable(s->bn, s->master);
+		else
+			nic_env_set_dma_enable(s->env, s->master);
 		if (s->trace)
 			msg(s, "bus mastering %s", val ? "on" : "off");
 		return;
@@ -573,13 +686,13 @@ static void exec_cmd(struct incsim *s, volatile struct incsim_cmd *c)
 		check_reprogram(s, addr);
 		if (addr == INC_QFLUSH && (val & INC_QFLUSH_TX))
 			unwedge_tx(s, "the TX queue is flushed");
-		nic_csr_write_resp(s->env, (uint16_t)addr, val, &resp);
+		dev_write(s, addr, val, &resp);
 		if (s->trace)
 			msg(s, "write 0x%04x = 0x%08x", addr, val);
 		return;
 	}
 	s->cmd_reads++;
-	rc = nic_csr_read_resp(s->env, (uint16_t)addr, &val, &resp);
+	rc = dev_read(s, addr, &val, &resp);
 	/* an access the NIC refused reads as all ones, as on PCIe */
 	c->value = rc < 0 || resp ? 0xffffffffu : val;
 	if (s->trace)
@@ -634,6 +747,16 @@ static void on_irq(void *ctx, int vector, uint64_t clock)
 		s->irqs_unsent++;
 }
 
+static void beh_irq(void *ctx, int vector)
+{
+	on_irq(ctx, vector, 0);
+}
+
+static void beh_log(void *ctx, const char *m)
+{
+	msg(ctx, "behavioral NIC: %s", m);
+}
+
 /*
  * Flow control: a peer that does not keep up holds the MAC back; so does
  * the wedge fault (--tx-wedge-after).
@@ -648,7 +771,7 @@ static void update_hold(struct incsim *s)
 		hold = q > TX_HOLD_ON || (s->tx_hold && q > TX_HOLD_OFF);
 	}
 	if (hold != s->tx_hold || s->wedged)
-		nic_env_set_tx_hold(s->env, hold || s->wedged);
+		dev_set_tx_hold(s, hold || s->wedged);
 	s->tx_hold = hold;
 }
 
@@ -675,12 +798,28 @@ static void unwedge_tx(struct incsim *s, const char *why)
 	s->wedged = 0;
 	s->wedge_done = 1;
 	msg(s, "fault cleared: %s, the MAC takes frames again", why);
-	nic_env_set_tx_hold(s->env, s->tx_hold);
+	dev_set_tx_hold(s, s->tx_hold);
+}
+
+/* The behavioral NIC's frames, as it sends them. */
+static void beh_tx(void *ctx, const uint8_t *f, size_t len)
+{
+	struct incsim *s = ctx;
+
+	if (s->have_link)
+		link_send(&s->link, f, len);
+	s->tx_sent++;
+	update_hold(s);
+	wedge_tx(s);
 }
 
 static void forward_tx(struct incsim *s)
 {
-	size_t i, n = nic_env_tx_count(s->env);
+	size_t i, n;
+
+	if (s->bn)
+		return;		/* beh_tx() has sent them */
+	n = nic_env_tx_count(s->env);
 
 	for (i = 0; i < n; i++) {
 		const struct nic_frame *f = nic_env_tx_frame(s->env, i);
@@ -700,21 +839,24 @@ static void link_rx(void *ctx, const uint8_t *f, size_t len)
 	struct incsim *s = ctx;
 
 	s->pace_at = 0;
-	nic_env_rx_inject(s->env, f, len, 0, 0);
+	if (s->bn)
+		bnic_rx_frame(s->bn, beh_now(s), f, len, 0);
+	else
+		nic_env_rx_inject(s->env, f, len, 0, 0);
 }
 
 static int link_more(void *ctx)
 {
 	struct incsim *s = ctx;
 
-	return nic_env_rx_pending(s->env) < RX_QUEUE;
+	return dev_rx_pending(s) < RX_QUEUE;
 }
 
 /* Held back by the link, or by a stalled DMA bridge: the NIC may still
  * have work (RX, a reset), but not enough to run it flat out. */
 static int held(struct incsim *s)
 {
-	return s->tx_hold || s->wedged || nic_env_dma_stalled(s->env);
+	return s->tx_hold || s->wedged || dev_dma_stalled(s);
 }
 
 /*
@@ -723,6 +865,8 @@ static int held(struct incsim *s)
  */
 static int can_rest(struct incsim *s)
 {
+	if (s->bn)
+		return !bnic_busy(s->bn);
 	if (!s->sleep_scale)
 		return nic_env_idle(s->env);
 	return nic_env_sleep(s->env) && nic_env_sleep_limit(s->env) > 0;
@@ -738,7 +882,7 @@ static void publish_clocks(struct incsim *s)
 {
 	atomic_store_explicit((_Atomic uint64_t *)(s->ivs.bar2 +
 						   INCSIM_OFF_CLOCKS),
-			      nic_env_clock(s->env), memory_order_relaxed);
+			      dev_clock(s), memory_order_relaxed);
 }
 
 /* The clock the pace asks for now. */
@@ -771,10 +915,11 @@ static void sleep_begin(struct incsim *s)
  */
 static void sleep_catch_up(struct incsim *s)
 {
-	uint64_t want, clk = nic_env_clock(s->env), n, lim;
+	uint64_t want, clk, n, lim;
 
 	if (!s->asleep)
 		return;
+	clk = nic_env_clock(s->env);
 	s->asleep = 0;
 	want = pace_target(s, now_ns());
 	if (want <= clk)
@@ -810,11 +955,41 @@ static int sleep_timeout(struct incsim *s)
 	return ms < SLEEP_PUBLISH_MS ? (int)ms + 1 : SLEEP_PUBLISH_MS;
 }
 
+/*
+ * The behavioral NIC: poll()'s timeout, ms, until its next timed event
+ * (a coalescing timer, the core's timer), at most SLEEP_PUBLISH_MS so that
+ * the published clock moves.
+ */
+static int beh_timeout(struct incsim *s)
+{
+	uint64_t next = bnic_next_event(s->bn), now = beh_now(s);
+	uint64_t clk_ms = (uint64_t)INCSIM_CLK_MHZ * 1000;
+
+	if (next <= now)
+		return 0;
+	if (next - now >= SLEEP_PUBLISH_MS * clk_ms)
+		return SLEEP_PUBLISH_MS;
+	return (int)((next - now + clk_ms - 1) / clk_ms);
+}
+
 /* Run the NIC while it has work, looking at the ring between slices. */
 static void run_nic(struct incsim *s)
 {
 	int64_t t0 = now_ns();
 	int i;
+
+	if (s->bn) {
+		for (i = 0; i < RUN_ROUNDS; i++) {
+			exec_ring(s);
+			bnic_run(s->bn, beh_now(s));
+			check_stall(s);
+			if (!ring_pending(s) && (!bnic_busy(s->bn) || held(s)))
+				break;
+		}
+		publish_clocks(s);
+		s->busy_ns += (uint64_t)(now_ns() - t0);
+		return;
+	}
 
 	for (i = 0; i < (held(s) ? 1 : RUN_ROUNDS); i++) {
 		exec_ring(s);
@@ -844,10 +1019,11 @@ static void run_nic(struct incsim *s)
 static void print_stats(struct incsim *s, int64_t wall_ns)
 {
 	const struct link_stats *l = &s->link.st;
-	const struct nic_env_errors *er = nic_env_errors(s->env);
+	static const struct nic_env_errors none;
+	const struct nic_env_errors *er = s->bn ? &none : nic_env_errors(s->env);
 	struct rusage ru;
 	double cpu, busy = (double)s->busy_ns * 1e-9;
-	uint64_t clocks = nic_env_clock(s->env);
+	uint64_t clocks = dev_clock(s);
 	int n;
 
 	getrusage(RUSAGE_SELF, &ru);
@@ -875,9 +1051,10 @@ static void print_stats(struct incsim *s, int64_t wall_ns)
 	    " times; dma_blocked %" PRIu64 "; unsafe_reprogram %" PRIu64
 	    "; DMA bridge %s",
 	    s->resets, s->master ? "on" : "off", s->master_changes,
-	    s->env_dma_blocked + nic_env_counts(s->env)->dma_blocked,
+	    s->env_dma_blocked + (s->bn ? bnic_counts(s->bn)->dma_blocked :
+				  nic_env_counts(s->env)->dma_blocked),
 	    s->unsafe_reprogram,
-	    nic_env_dma_stalled(s->env) ? "stalled (--stall-after)" : "working");
+	    dev_dma_stalled(s) ? "stalled (--stall-after)" : "working");
 	if (s->have_link)
 		msg(s, "stats: link tx %" PRIu64 " frames %" PRIu64
 		    " bytes, rx %" PRIu64 " frames %" PRIu64
@@ -889,12 +1066,22 @@ static void print_stats(struct incsim *s, int64_t wall_ns)
 		    l->connects, l->disconnects);
 	for (n = 0; n < INC_ST_N; n++)
 		msg(s, "stats: nic %-22s %" PRIu64, nic_stat_name(n),
-		    nic_stat(s->env, n));
+		    dev_stat(s, n));
 	msg(s, "stats: interface errors %" PRIu64 " (dma_range %" PRIu64
 	    ", csr_resp %" PRIu64 ", csr_timeout %" PRIu64 ")",
-	    s->env_errors + nic_env_error_total(s->env),
-	    s->env_dma_range + er->dma_range, s->env_csr_resp + er->csr_resp,
-	    s->env_csr_timeout + er->csr_timeout);
+	    s->env_errors + (s->bn ? bnic_counts(s->bn)->dma_range :
+			     nic_env_error_total(s->env)),
+	    s->env_dma_range + (s->bn ? bnic_counts(s->bn)->dma_range : er->dma_range),
+	    s->env_csr_resp + er->csr_resp, s->env_csr_timeout + er->csr_timeout);
+	if (s->bn) {
+		const struct bnic_counts *bc = bnic_counts(s->bn);
+
+		msg(s, "stats: behavioral model: DMA reads %" PRIu64 " (%" PRIu64
+		    " bytes), writes %" PRIu64 " (%" PRIu64 " bytes); core instructions %"
+		    PRIu64 "; test port runs %" PRIu64,
+		    bc->dma_rd, bc->dma_rd_bytes, bc->dma_wr, bc->dma_wr_bytes,
+		    bc->core_instret, bc->tp_runs);
+	}
 }
 
 /* ---- main loop ---- */
@@ -921,13 +1108,14 @@ static int loop(struct incsim *s)
 	while (stop == STOP_NONE) {
 		int idle = can_rest(s);
 		int busy = (!idle && !held(s)) || ring_pending(s) ||
-			   nic_env_rx_pending(s->env);
+			   (!s->bn && nic_env_rx_pending(s->env));
 		/* held back: look again soon, not at once (stalled or
 		 * wedged, the NIC has little left to do: later; RUN_CLOCKS
 		 * clocks every 25 ms, about 2% of a core for the 16-lane
 		 * model at some 17 us a clock) */
-		int timeout = busy ? 0 : idle ? (s->sleep_scale ? sleep_timeout(s) : -1) :
-			      nic_env_dma_stalled(s->env) || s->wedged ? 25 : 1;
+		int timeout = busy ? 0 : s->bn ? beh_timeout(s) :
+			      idle ? (s->sleep_scale ? sleep_timeout(s) : -1) :
+			      dev_dma_stalled(s) || s->wedged ? 25 : 1;
 		int np = 0, i_sig, i_lis, i_conn = -1;
 		int i_db, i_link, r;
 		unsigned int v;
@@ -950,7 +1138,7 @@ static int loop(struct incsim *s)
 			np += link_pollfds(&s->link, link_more(s), p + np,
 					   t / 1000000, &timeout);
 		/* asleep: the clocks of the wait are skipped after it */
-		if (!busy && idle && s->sleep_scale)
+		if (!busy && idle && s->sleep_scale && !s->bn)
 			sleep_begin(s);
 		r = poll(p, (nfds_t)np, timeout);
 		sleep_catch_up(s);
@@ -986,7 +1174,10 @@ static int loop(struct incsim *s)
 		if (s->have_link) {
 			link_service(&s->link, now_ns() / 1000000, link_rx,
 				     link_more, s);
-			nic_env_set_link(s->env, link_up(&s->link));
+			if (s->bn)
+				bnic_set_link(s->bn, link_up(&s->link));
+			else
+				nic_env_set_link(s->env, link_up(&s->link));
 		}
 		run_nic(s);
 		if (s->have_link) {
@@ -1034,6 +1225,25 @@ int main(int argc, char **argv)
 	if (map_ram(&s, &o) < 0)
 		return 1;
 
+	s.t0 = now_ns();
+	if (o.behavioral) {
+		struct bnic_cfg bc = {
+			.mem = s.ram, .mem_base = 0, .mem_size = s.ram_size,
+			.lanes = o.lanes ? o.lanes : 16, .width = o.lanes != 8,
+			.link_speed = (uint32_t)(o.gbps * 1000 + 0.5),
+			.engine_fault = o.engine_fault, .irq = beh_irq, .tx = beh_tx,
+			.log = beh_log, .ctx = &s, .trace = o.trace,
+		};
+
+		s.bn = bnic_new(&bc);
+		if (!s.bn) {
+			msg(&s, "out of memory");
+			goto out;
+		}
+		if (o.random)
+			msg(&s, "--random: the behavioral model has no interface timing to shake; ignored");
+		goto made;
+	}
 	nic_env_cfg_default(&cfg, o.seed);
 	if (!o.random)
 		nic_env_cfg_nobp(&cfg);
@@ -1054,12 +1264,13 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	nic_env_on_irq(s.env, on_irq, &s);
+made:
 	if (!o.have_mac)
 		default_mac(o.ivshmem, o.mac);
 	memcpy(s.mac, o.mac, sizeof(s.mac));
 	write_mac(&s);
 	if (o.stall_n)
-		nic_env_stall_dma_after(s.env, o.stall_after[0]);
+		dev_stall_after(&s, o.stall_after[0]);
 	if (o.engine_fault)
 		msg(&s, "fault: a faulty %s%s%s (--fault: dbg_engine_fault 0x%x, bit 0 of every output beat flipped)",
 		    o.engine_fault & NIC_FAULT_TX ? "compressor" : "",
@@ -1080,7 +1291,8 @@ int main(int argc, char **argv)
 		}
 		s.have_link = 1;
 	}
-	msg(&s, "ready: ivshmem %s, RAM %s (%zu MiB)%s%s", o.ivshmem, o.ram,
+	msg(&s, "ready: %s model, ivshmem %s, RAM %s (%zu MiB)%s%s",
+	    s.bn ? "behavioral" : "RTL", o.ivshmem, o.ram,
 	    s.ram_size >> 20, o.link_path ? (o.link_connect ?
 	    ", link to " : ", link on ") : "", o.link_path ? o.link_path : "");
 
@@ -1103,6 +1315,7 @@ out:
 	if (s.ivs.bar2 || s.ivs.listen_fd >= 0)
 		ivs_close(&s.ivs);
 	nic_env_free(s.env);
+	bnic_free(s.bn);
 	if (s.ram)
 		munmap(s.ram, s.ram_size);
 	close(s.sigfd);

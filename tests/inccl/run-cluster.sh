@@ -37,7 +37,8 @@
 #   (sparse), ITERS (default 1; --bench 3), WARM (default 0; --bench 1),
 #   GRAD (default ../shared/gradients/cnn-step0050.f32; generated data when
 #   missing), TIMEOUT (seconds for the guests, default 600), KO (a built
-#   inceptionn.ko), LINK_MAX (0.5)
+#   inceptionn.ko), LINK_MAX (0.5), SIM (the NICs' model: rtl, the default
+#   for the tests, or behavioral, --bench's default; docs/sim.md "Two models")
 # Output: TAP (the guests' test points through tests/vm/run.sh, then this
 # host's checks), or the table. Logs: $BUILD/vm/inccl-cluster/.
 set -uo pipefail
@@ -57,10 +58,13 @@ SIZES=${SIZES:-64K 256K 1M}
 K=${K:-10}
 MODE=${MODE:-sparse}
 if [ "$BENCH" = 1 ]; then
-	ITERS=${ITERS:-3} WARM=${WARM:-1}
+	ITERS=${ITERS:-3} WARM=${WARM:-1} SIM=${SIM:-behavioral}
 else
-	ITERS=${ITERS:-1} WARM=${WARM:-0}
+	ITERS=${ITERS:-1} WARM=${WARM:-0} SIM=${SIM:-rtl}
 fi
+[ "$SIM" = rtl ] || [ "$SIM" = behavioral ] ||
+	{ echo "run-cluster.sh: SIM=$SIM: rtl or behavioral" >&2; exit 2; }
+export INCSIM_MODEL=$SIM
 GRAD=${GRAD:-../shared/gradients/cnn-step0050.f32}
 TIMEOUT=${TIMEOUT:-600}
 LINK_MAX=${LINK_MAX:-0.5}

@@ -14,6 +14,7 @@
 #         once every other guest has finished.
 #   --nic GUEST:NIC[:link-listen=L|:link-connect=L][:stats][:stall-after=N[,N...]]
 #         [:tx-wedge-after=N][:gbps=G][:vectors=2|3][:fault=engine-tx|engine-rx]
+#         [:model=rtl|behavioral][:lanes=16|8]
 #         an incsim NIC of GUEST: build/bin/incsim --ivshmem SOCK --ram
 #         /dev/shm/<unique> --ram-size MEM --name NIC --check-dma --vectors V
 #         [--link-listen/--link-connect SOCKET-OF-L] [--stats] [--stall-after N]
@@ -30,6 +31,10 @@
 #         frame once N were sent, until the TX queue is flushed or the NIC
 #         reset (once). fault=engine-tx|engine-rx: a faulty compressor or
 #         decompressors (incsim --fault; the boot self-test fails).
+#         model=: incsim --model (default $INCSIM_MODEL, else rtl: the RTL;
+#         behavioral: the behavioral model, docs/sim.md "Two models");
+#         lanes=: the behavioral model's lanes (incsim --lanes; the RTL's are
+#         the binary's: INCSIM=build/bin/incsim8 for 8).
 #   --virtio GUEST:link-connect=L|link-listen=L[:mac=MAC]   (mac= last)
 #         a virtio-net NIC of GUEST on link L (QEMU -netdev stream); the guest's
 #         initrd needs `--kmod virtio_pci --kmod virtio_net`. MAC defaults to
@@ -54,7 +59,9 @@
 #                    console, DIR/NIC.incsim.log an incsim's stdout and stderr
 #   --kernel FILE    instead of /boot/vmlinuz-<tests/vm/kver.sh>
 #   environment: INCSIM (default build/bin/incsim), INCSWITCH (default
-#   build/bin/incswitch), QEMU (qemu-system-x86_64)
+#   build/bin/incswitch), QEMU (qemu-system-x86_64), INCSIM_MODEL (every
+#   NIC's model=, unless its spec says: rtl or behavioral), INCSIM_LANES
+#   (the behavioral NICs' lanes= likewise)
 #
 # Guests run with -smp 1 -nographic -no-reboot -nic none and the kernel command
 # line "console=ttyS0 quiet panic=-1 oops=panic"; a guest is done when QEMU
@@ -121,7 +128,7 @@ valid_id() {
 
 guests=() nics=() virtios=() switches=()
 declare -A G_INITRD=() G_MEM=() G_HELPER=() G_APPEND=() G_NICS=() G_VIRTIOS=() G_ROOT=()
-declare -A N_GUEST=() N_MODE=() N_LINK=() N_STATS=() N_STALL=() N_WEDGE=() N_GBPS=() N_VEC=() N_FAULT=()
+declare -A N_GUEST=() N_MODE=() N_LINK=() N_STATS=() N_STALL=() N_WEDGE=() N_GBPS=() N_VEC=() N_FAULT=() N_MODEL=() N_LANES=()
 declare -A V_MODE=() V_LINK=() V_MAC=()
 
 has_guest() {
@@ -197,6 +204,8 @@ for spec in ${nic_specs[@]+"${nic_specs[@]}"}; do
 	N_GUEST[$n]=$g N_MODE[$n]='' N_LINK[$n]='' N_STATS[$n]=0 N_STALL[$n]= N_WEDGE[$n]= N_GBPS[$n]=
 	N_VEC[$n]=3
 	N_FAULT[$n]=
+	N_MODEL[$n]=${INCSIM_MODEL:-rtl}
+	N_LANES[$n]=${INCSIM_LANES:-}
 	G_NICS[$g]+="$n "
 	for x in "${f[@]:2}"; do
 		case $x in
@@ -214,6 +223,10 @@ for spec in ${nic_specs[@]+"${nic_specs[@]}"}; do
 			[[ ${N_VEC[$n]} =~ ^[23]$ ]] ||
 				die "--nic $spec: vectors=2 or vectors=3 expected" ;;
 		fault=engine-tx | fault=engine-rx) N_FAULT[$n]=${x#fault=} ;;
+		model=rtl | model=behavioral) N_MODEL[$n]=${x#model=} ;;
+		model=*) die "--nic $spec: model=rtl or model=behavioral expected" ;;
+		lanes=16 | lanes=8) N_LANES[$n]=${x#lanes=} ;;
+		lanes=*) die "--nic $spec: lanes=16 or lanes=8 expected" ;;
 		tx-wedge-after=*)
 			N_WEDGE[$n]=${x#tx-wedge-after=}
 			[[ ${N_WEDGE[$n]} =~ ^[1-9][0-9]*$ ]] ||
@@ -362,6 +375,8 @@ for n in ${ordered[@]+"${ordered[@]}"}; do
 	[ -n "${N_WEDGE[$n]}" ] && args+=(--tx-wedge-after "${N_WEDGE[$n]}")
 	[ -n "${N_GBPS[$n]}" ] && args+=(--gbps "${N_GBPS[$n]}")
 	[ -n "${N_FAULT[$n]}" ] && args+=(--fault "${N_FAULT[$n]}")
+	args+=(--model "${N_MODEL[$n]}")
+	[ -n "${N_LANES[$n]}" ] && args+=(--lanes "${N_LANES[$n]}")
 	start "$LOGDIR/$n.incsim.log" "$INCSIM" "${args[@]}"
 	N_PID[$n]=$PID
 	t=$(now)
