@@ -2,10 +2,11 @@
 # SPDX-License-Identifier: MIT
 #
 # make bench-incsim's guest row: TCP throughput between two QEMU guests (TCG)
-# through two incsim NICs, and between the same two guests through
-# virtio-net, each pair on its own incswitch, in one run: the same
-# machine, the same guests, one path after the other. Prints a table: each
-# path, each direction, and incsim's share of virtio-net.
+# through two incsim NICs of the RTL model, through two of the behavioral
+# model (docs/sim.md "Two models"), and through virtio-net, each pair on
+# its own incswitch, in one run: the same machine, the same guests, one
+# path after the other. Prints a table: each path, each direction, and
+# each model's share of virtio-net.
 #
 # environment: SECS (iperf3 seconds per direction and path, default 10),
 #   GBPS (incsim's wire rate, default incsim's own), BUILD
@@ -32,14 +33,16 @@ log=$OUT/run.log
 tests/vm/run.sh --timeout $((SECS * 4 + 300)) --log-dir "$OUT" \
 	--guest "a:$OUT/guest.cpio.gz:384M" --guest "b:$OUT/guest.cpio.gz:384M:helper" \
 	--append "a:inc.host=0 inc.secs=$SECS" --append "b:inc.host=1 inc.secs=$SECS" \
-	--switch l0 --switch l1 \
-	--nic "a:nica:link-connect=l0:stats$gb" --nic "b:nicb:link-connect=l0:stats$gb" \
+	--switch l0 --switch l1 --switch l2 \
+	--nic "a:nica:link-connect=l0:stats:model=rtl$gb" --nic "b:nicb:link-connect=l0:stats:model=rtl$gb" \
+	--nic "a:behava:link-connect=l2:stats:model=behavioral$gb" \
+	--nic "b:behavb:link-connect=l2:stats:model=behavioral$gb" \
 	--virtio a:link-connect=l1 --virtio b:link-connect=l1 >"$log" 2>&1
 rc=$?
 grep -q '^not ok' "$log" && rc=1
 row() { sed -n "s/^# a: bench: $1 //p" "$log" | tail -1; }
-inc=$(row incsim) vio=$(row virtio)
-if [ $rc -ne 0 ] || [ -z "$inc" ] || [ -z "$vio" ]; then
+inc=$(row incsim) beh=$(row behavioral) vio=$(row virtio)
+if [ $rc -ne 0 ] || [ -z "$inc" ] || [ -z "$beh" ] || [ -z "$vio" ]; then
 	echo "bench-guests: the run failed ($log)" >&2
 	grep -E '^not ok' "$log" >&2
 	exit 1
@@ -47,11 +50,14 @@ fi
 val() { echo "$1" | awk -v k="$2" '{ for (i = 1; i < NF; i++) if ($i == k) print $(i + 1) }'; }
 share() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.1f%%", 100 * a / b; else print "-" }'; }
 printf '\n%-34s %14s %14s\n' "two TCG guests, iperf3 TCP" "a to b, Mbit/s" "b to a, Mbit/s"
-printf '%-34s %14s %14s\n' "through two incsims" "$(val "$inc" tx)" "$(val "$inc" rx)"
+printf '%-34s %14s %14s\n' "through two incsims, RTL" "$(val "$inc" tx)" "$(val "$inc" rx)"
+printf '%-34s %14s %14s\n' "through two incsims, behavioral" "$(val "$beh" tx)" "$(val "$beh" rx)"
 printf '%-34s %14s %14s\n' "through virtio-net" "$(val "$vio" tx)" "$(val "$vio" rx)"
-printf '%-34s %14s %14s\n' "incsim / virtio-net" "$(share "$(val "$inc" tx)" "$(val "$vio" tx)")" \
+printf '%-34s %14s %14s\n' "RTL / virtio-net" "$(share "$(val "$inc" tx)" "$(val "$vio" tx)")" \
 	"$(share "$(val "$inc" rx)" "$(val "$vio" rx)")"
-for n in nica nicb; do
+printf '%-34s %14s %14s\n' "behavioral / virtio-net" "$(share "$(val "$beh" tx)" "$(val "$vio" tx)")" \
+	"$(share "$(val "$beh" rx)" "$(val "$vio" rx)")"
+for n in nica nicb behava behavb; do
 	sed -n "s/^$n: stats: \(wall\|clocks\)/$n: \1/p" "$OUT/$n.incsim.log"
 done
 echo

@@ -16,12 +16,16 @@ rc=$?
 echo "$out" | sed 's/^/# /'
 tap $rc "bench-guests SECS=2: exit 0 ($rc)"
 num='[0-9]+(\.[0-9]+)?'
-grep -Eq "^through two incsims +$num +$num *$" <<<"$out"
-tap $? "a row for the incsim path, both directions"
+grep -Eq "^through two incsims, RTL +$num +$num *$" <<<"$out"
+tap $? "a row for the RTL incsim path, both directions"
+grep -Eq "^through two incsims, behavioral +$num +$num *$" <<<"$out"
+tap $? "a row for the behavioral incsim path, both directions"
 grep -Eq "^through virtio-net +$num +$num *$" <<<"$out"
 tap $? "a row for the virtio-net path, both directions"
-grep -Eq "^incsim / virtio-net +$num% +$num% *$" <<<"$out"
-tap $? "the share row"
+grep -Eq "^RTL / virtio-net +$num% +$num% *$" <<<"$out"
+tap $? "the RTL's share row"
+grep -Eq "^behavioral / virtio-net +$num% +$num% *$" <<<"$out"
+tap $? "the behavioral model's share row"
 BUILD=$BUILD SECS=0 scripts/bench-guests.sh >/dev/null 2>&1
 rc=$?
 tap $((rc != 2)) "SECS=0: exit 2 ($rc)"
