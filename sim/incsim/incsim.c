@@ -1031,10 +1031,14 @@ static void print_stats(struct incsim *s, int64_t wall_ns)
 	      (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec * 1e-6;
 	msg(s, "stats: wall %.2f s, cpu %.2f s, running the NIC %.2f s",
 	    wall_ns * 1e-9, cpu, busy);
-	msg(s, "stats: clocks %" PRIu64 " (%.0f per second of running), %" PRIu64
-	    " of them skipped asleep (--sleep-scale %g, %" PRIu64 " sleeps)",
-	    clocks, busy > 0 ? (clocks - s->skipped) / busy : 0.0, s->skipped,
-	    s->sleep_scale, s->sleeps);
+	if (s->bn)
+		msg(s, "stats: clocks %" PRIu64 " (behavioral model: the wall clock at %d MHz)",
+		    clocks, INCSIM_CLK_MHZ);
+	else
+		msg(s, "stats: clocks %" PRIu64 " (%.0f per second of running), %" PRIu64
+		    " of them skipped asleep (--sleep-scale %g, %" PRIu64 " sleeps)",
+		    clocks, busy > 0 ? (clocks - s->skipped) / busy : 0.0, s->skipped,
+		    s->sleep_scale, s->sleeps);
 	msg(s, "stats: timer wakeups of the sleeping core %" PRIu64
 	    ", %.0f clocks simulated each",
 	    s->timer_wakes, s->timer_wakes ?

@@ -35,6 +35,7 @@ MODE=fast|MODE=fast: paper, sparse or width
 MODE=width TRAIN_TIMEOUT=10|TRAIN_TIMEOUT=10: at least 60
 SEED=x|SEED=x
 TRAIN_TIMEOUT=10|TRAIN_TIMEOUT=10: at least 60
+SIM=fast|SIM=fast: behavioral
 EOF
 out=$(scripts/demo-train.sh --bogus 2>&1)
 [ $? -eq 2 ] && grep -q usage <<<"$out" && ok "an unknown argument: usage, exit 2" ||

@@ -36,6 +36,7 @@ K=0|K=0: the error bound
 K=25|K=25
 MODE=fast|MODE=fast: paper, sparse or width
 MTU=1234|MTU=1234: 1500 or 9000
+SIM=fast|SIM=fast: rtl (the NIC's RTL) or behavioral
 DEMO_FILE=/nonexistent.f32|DEMO_FILE=/nonexistent.f32: no such readable file
 DEMO_FILE=$tmp/odd.f32|not a whole number of float32 values
 EOF2
@@ -92,6 +93,8 @@ check "counters: both hosts compressed and restored frames" awk '
 	/^rx_drop_malformed / && $2 == 0 && $3 == 0 { c = 1 }
 	END { exit !(a && b && c) }' "$log"
 check "the table says MTU=9000 and MODE=paper" grep -q 'MODE=paper, MTU=9000' "$log"
+check "the table names the model: the NIC's RTL (SIM's default)" \
+	grep -q "^NIC model: the NIC's RTL (Verilator)" "$log"
 check "paper mode: no width note, nothing counted in drv_tx_plain_feature" awk '
 	/^MODE=width/ { bad = 1 }
 	/^drv_tx_plain_feature / { seen = 1; if ($2 != 0 || $3 != 0) bad = 1 }
