@@ -250,6 +250,13 @@ $(BUILD)/tests/incsim-mutant: $(filter-out %/bnic_dp.o,$(INCSIM_OBJS)) \
 	@echo "  LD      $@"
 	$(Q)g++ $(LDFLAGS_ALL) -o $@ $^ -lm
 rtl-models: $(BUILD)/tests/diff-models $(BUILD)/tests/incsim-mutant
+# wire-recheck: the compressed frames incsim recorded (--record-compressed)
+# against the wire reference
+$(BUILD)/tests/wire-recheck: $(O)/tests/sim/beh/wire_recheck.o $(LIBWIRE) $(LIBCODEC)
+	@mkdir -p $(dir $@)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ -lm
+all: $(BUILD)/tests/wire-recheck
 
 # incswitch: a learning switch for simulated links (make demo's cluster)
 $(BUILD)/bin/incswitch: $(O)/sim/incswitch/incswitch.o

@@ -246,6 +246,18 @@ suite sim/faults          env BUILD="$BUILD" tests/sim/test-faults.sh
 suite sim/bench-guests-short env BUILD="$BUILD" tests/sim/test-bench-guests.sh
 # the driver under the kernel's kselftest runner: three guests, two NICs
 suite driver/selftests    env BUILD="$BUILD" tests/driver/run-driver.sh
+# every compressed frame main's NIC sent or took in those tests (incsim
+# --record-compressed) against the wire reference, byte for byte
+suite driver/wire-rtl      "$BUILD/tests/wire-recheck" --modes 1,2,3 --min 1000 \
+	"$BUILD/vm/driver/nic0.pcap"
+# the same kselftests against the behavioral model (incsim --model behavioral,
+# docs/sim.md "Two models"): the probe, ethtool, traffic, marked transfers
+# in every mode and the firmware (all 19 pass against it; these keep CI's time)
+suite driver/selftests-beh env BUILD="$BUILD" INCSIM_MODEL=behavioral TAG=beh \
+	tests/driver/run-driver.sh nic_probe.sh nic_ethtool.sh nic_iperf.sh nic_grad_tcp.sh \
+	nic_grad_udp.sh nic_grad_width.sh nic_firmware.sh nic_fw_selftest.sh
+suite driver/wire-beh      "$BUILD/tests/wire-recheck" --modes 1,2,3 --min 1000 \
+	"$BUILD/vm/driver-beh/nic0.pcap"
 # marked TCP over a switch that drops every 37th unicast frame: retransmissions
 suite driver/lossy        env BUILD="$BUILD" LOSS=37 tests/driver/run-driver.sh nic_grad_lossy.sh
 # the same driver against the 8-lane NIC (incsim8: FEATURES bit 12 clear, no

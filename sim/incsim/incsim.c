@@ -39,6 +39,7 @@
 #include <inceptionn/incsim.h>
 
 #include "bnic.h"
+#include "incwire.h"
 #include "ivshmem.h"
 #include "link.h"
 #include "nic_env.h"
@@ -65,6 +66,8 @@ struct incsim {
 	struct nic_env *env;	/* the RTL (--model rtl) */
 	struct bnic *bn;	/* or the behavioral model */
 	int64_t t0;		/* behavioral: the NIC's clock 0, wall ns */
+	FILE *record;		/* --record-compressed: a pcap file */
+	uint64_t recorded;
 	uint8_t *ram;
 	size_t ram_size;
 	uint32_t cons;
@@ -165,6 +168,7 @@ struct opts {
 	uint8_t mac[6];
 	int have_mac;
 	int behavioral;			/* --model behavioral */
+	const char *record;		/* --record-compressed FILE */
 	unsigned int lanes;		/* --lanes (0: the model's) */
 };
 
@@ -181,6 +185,8 @@ static void usage(FILE *f)
 "  --model behavioral  the behavioral model of the same device: the same registers,\n"
 "                      rings, counters, firmware and frames, without the RTL's timing\n"
 "  --lanes 16|8        the behavioral NIC's lanes (8: no width mode; FEATURES bit 12)\n"
+"  --record-compressed FILE  every encapsulated (compressed) frame sent or received\n"
+"                      on the link, into FILE as pcap (tests/sim/beh/wire-recheck)\n"
 "  --fault engine-tx   a faulty compressor: inc_nic's dbg_engine_fault bit 0 flips\n"
 "                      bit 0 of every beat it outputs (frames and the self-test)\n"
 "  --fault engine-rx   the same for the decompressors (bit 1); may be repeated\n"
@@ -269,6 +275,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{ "fault", required_argument, NULL, 'F' },
 		{ "model", required_argument, NULL, 'M' },
 		{ "lanes", required_argument, NULL, 'L' },
+		{ "record-compressed", required_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -386,6 +393,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 				return bad_opt("bad --lanes (16 or 8): %s", optarg);
 			o->lanes = (unsigned int)atoi(optarg);
 			break;
+		case 'P': o->record = optarg; break;
 		case 'h': usage(stdout); exit(0);
 		default:
 			return bad_opt("unknown or incomplete option: %s",
@@ -801,13 +809,56 @@ static void unwedge_tx(struct incsim *s, const char *why)
 	dev_set_tx_hold(s, s->tx_hold);
 }
 
+/*
+ * --record-compressed: the link's encapsulated frames (IP protocol 253, the
+ * NIC's compressed ones, both ways) as pcap records (link type Ethernet,
+ * without FCS), for an offline check against the wire reference.
+ */
+static void record_frame(struct incsim *s, const uint8_t *f, size_t len)
+{
+	struct incw_frame fr;
+	uint32_t h[4];
+	int64_t t = now_ns();
+
+	if (!s->record || incw_parse(f, len, &fr) != INCW_P_NOT_L4 ||
+	    fr.proto != INCW_PROTO)
+		return;
+	h[0] = (uint32_t)(t / 1000000000);
+	h[1] = (uint32_t)(t % 1000000000 / 1000);
+	h[2] = h[3] = (uint32_t)len;
+	if (fwrite(h, sizeof(h), 1, s->record) != 1 ||
+	    fwrite(f, len, 1, s->record) != 1) {
+		msg(s, "--record-compressed: write failed; recording stopped");
+		fclose(s->record);
+		s->record = NULL;
+		return;
+	}
+	s->recorded++;
+}
+
+static FILE *record_open(const char *path)
+{
+	/* pcap's file header: magic, version 2.4, zone, sigfigs, snaplen,
+	 * link type 1 (Ethernet) */
+	static const uint32_t hdr[6] = { 0xa1b2c3d4, 0x00040002, 0, 0, 65535, 1 };
+	FILE *f = fopen(path, "wb");
+
+	if (f && fwrite(hdr, sizeof(hdr), 1, f) != 1) {
+		fclose(f);
+		return NULL;
+	}
+	return f;
+}
+
 /* The behavioral NIC's frames, as it sends them. */
 static void beh_tx(void *ctx, const uint8_t *f, size_t len)
 {
 	struct incsim *s = ctx;
 
-	if (s->have_link)
+	if (s->have_link) {
+		record_frame(s, f, len);
 		link_send(&s->link, f, len);
+	}
 	s->tx_sent++;
 	update_hold(s);
 	wedge_tx(s);
@@ -824,8 +875,10 @@ static void forward_tx(struct incsim *s)
 	for (i = 0; i < n; i++) {
 		const struct nic_frame *f = nic_env_tx_frame(s->env, i);
 
-		if (s->have_link)
+		if (s->have_link) {
+			record_frame(s, f->data, f->len);
 			link_send(&s->link, f->data, f->len);
+		}
 	}
 	if (n)
 		nic_env_tx_clear(s->env);
@@ -839,6 +892,7 @@ static void link_rx(void *ctx, const uint8_t *f, size_t len)
 	struct incsim *s = ctx;
 
 	s->pace_at = 0;
+	record_frame(s, f, len);
 	if (s->bn)
 		bnic_rx_frame(s->bn, beh_now(s), f, len, 0);
 	else
@@ -1287,6 +1341,13 @@ made:
 		goto out;
 	}
 	bar2_init(&s);
+	if (o.record) {
+		s.record = record_open(o.record);
+		if (!s.record) {
+			msg(&s, "--record-compressed %s: %s", o.record, strerror(errno));
+			goto out;
+		}
+	}
 	if (o.link_path) {
 		if (link_open(&s.link, o.link_path, o.link_connect, link_msg,
 			      &s, err, sizeof(err)) < 0) {
@@ -1320,6 +1381,10 @@ out:
 		ivs_close(&s.ivs);
 	nic_env_free(s.env);
 	bnic_free(s.bn);
+	if (s.record) {
+		msg(&s, "--record-compressed: %" PRIu64 " frames in %s", s.recorded, o.record);
+		fclose(s.record);
+	}
 	if (s.ram)
 		munmap(s.ram, s.ram_size);
 	close(s.sigfd);

@@ -143,5 +143,5 @@ exec tests/vm/run.sh --timeout "$TIMEOUT" \
 	--log-dir "$BUILD/vm/driver${VECTORS:+-vec$VECTORS}${TAG:+-$TAG}" \
 	--guest "main:$OUT/main.cpio.gz:384M" --guest "peer:$OUT/peer.cpio.gz:384M:helper" \
 	--guest "plain:$OUT/plain.cpio.gz:256M:helper" \
-	--nic "main:nic0:link-listen=l0${VECTORS:+:vectors=$VECTORS}" --nic peer:nic1:link-connect=l0 \
+	--nic "main:nic0:link-listen=l0:record${VECTORS:+:vectors=$VECTORS}" --nic peer:nic1:link-connect=l0 \
 	--nic main:nic2:link-listen=l1:fault=engine-rx --virtio plain:link-connect=l1

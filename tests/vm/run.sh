@@ -14,7 +14,7 @@
 #         once every other guest has finished.
 #   --nic GUEST:NIC[:link-listen=L|:link-connect=L][:stats][:stall-after=N[,N...]]
 #         [:tx-wedge-after=N][:gbps=G][:vectors=2|3][:fault=engine-tx|engine-rx]
-#         [:model=rtl|behavioral][:lanes=16|8]
+#         [:model=rtl|behavioral][:lanes=16|8][:record]
 #         an incsim NIC of GUEST: build/bin/incsim --ivshmem SOCK --ram
 #         /dev/shm/<unique> --ram-size MEM --name NIC --check-dma --vectors V
 #         [--link-listen/--link-connect SOCKET-OF-L] [--stats] [--stall-after N]
@@ -34,7 +34,9 @@
 #         model=: incsim --model (default $INCSIM_MODEL, else rtl: the RTL;
 #         behavioral: the behavioral model, docs/sim.md "Two models");
 #         lanes=: the behavioral model's lanes (incsim --lanes; the RTL's are
-#         the binary's: INCSIM=build/bin/incsim8 for 8).
+#         the binary's: INCSIM=build/bin/incsim8 for 8). record: the
+#         compressed frames of its link into DIR/NIC.pcap (incsim
+#         --record-compressed; tests/sim/beh/wire-recheck checks them).
 #   --virtio GUEST:link-connect=L|link-listen=L[:mac=MAC]   (mac= last)
 #         a virtio-net NIC of GUEST on link L (QEMU -netdev stream); the guest's
 #         initrd needs `--kmod virtio_pci --kmod virtio_net`. MAC defaults to
@@ -128,7 +130,7 @@ valid_id() {
 
 guests=() nics=() virtios=() switches=()
 declare -A G_INITRD=() G_MEM=() G_HELPER=() G_APPEND=() G_NICS=() G_VIRTIOS=() G_ROOT=()
-declare -A N_GUEST=() N_MODE=() N_LINK=() N_STATS=() N_STALL=() N_WEDGE=() N_GBPS=() N_VEC=() N_FAULT=() N_MODEL=() N_LANES=()
+declare -A N_GUEST=() N_MODE=() N_LINK=() N_STATS=() N_STALL=() N_WEDGE=() N_GBPS=() N_VEC=() N_FAULT=() N_MODEL=() N_LANES=() N_REC=()
 declare -A V_MODE=() V_LINK=() V_MAC=()
 
 has_guest() {
@@ -206,10 +208,12 @@ for spec in ${nic_specs[@]+"${nic_specs[@]}"}; do
 	N_FAULT[$n]=
 	N_MODEL[$n]=${INCSIM_MODEL:-rtl}
 	N_LANES[$n]=${INCSIM_LANES:-}
+	N_REC[$n]=0
 	G_NICS[$g]+="$n "
 	for x in "${f[@]:2}"; do
 		case $x in
 		stats) N_STATS[$n]=1 ;;
+		record) N_REC[$n]=1 ;;
 		gbps=*)
 			N_GBPS[$n]=${x#gbps=}
 			[[ ${N_GBPS[$n]} =~ ^[0-9]+(\.[0-9]+)?$ ]] ||
@@ -377,6 +381,7 @@ for n in ${ordered[@]+"${ordered[@]}"}; do
 	[ -n "${N_FAULT[$n]}" ] && args+=(--fault "${N_FAULT[$n]}")
 	args+=(--model "${N_MODEL[$n]}")
 	[ -n "${N_LANES[$n]}" ] && args+=(--lanes "${N_LANES[$n]}")
+	[ "${N_REC[$n]}" = 1 ] && args+=(--record-compressed "$LOGDIR/$n.pcap")
 	start "$LOGDIR/$n.incsim.log" "$INCSIM" "${args[@]}"
 	N_PID[$n]=$PID
 	t=$(now)
