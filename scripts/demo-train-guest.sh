@@ -64,8 +64,13 @@ wait_hosts "$N" || { nok "host$H: host$LOST answers"; finish; }
 ok "host$H: all $N hosts answer"
 
 t0=$(cut -d' ' -f1 /proc/uptime)
+# OPENBLAS_CORETYPE: OpenBLAS takes QEMU's TCG CPU (qemu64, an AMD vendor
+# string) for an Opteron, whose kernels use an instruction TCG does not
+# implement: any BLAS call (numpy's dot, torch's matmul) then dies of
+# SIGILL. Prescott's kernels need SSE3, which qemu64 has.
 # shellcheck disable=SC2046
 chroot /host /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME="$GTMP" TMPDIR="$GTMP" \
+	OPENBLAS_CORETYPE=Prescott \
 	PYTHONDONTWRITEBYTECODE=1 RANK="$H" WORLD_SIZE="$N" MASTER_ADDR=10.0.0.1 \
 	MASTER_PORT=29400 GLOO_SOCKET_IFNAME="$IF" INCCL_LIB="$LIB" \
 	/usr/bin/python3 "$ROOT/scripts/train/rank.py" $(cat /train/args) \

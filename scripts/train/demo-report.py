@@ -133,7 +133,7 @@ def main():
                       f"{s}: nothing marked, so no NIC compressed a frame ({comp})")
     rep.point(recs[nic]["digest"] == recs[sw]["digest"],
               f"{nic} trained weights bit-identical to {sw}: {recs[nic]['digest']} and "
-              f"{recs[sw]['digest']} (the NIC's RTL is bit-exact with the codec)")
+              f"{recs[sw]['digest']} (the NIC, RTL or behavioral model, is bit-exact with the codec)")
     rep.point(recs[nic]["digest"] != r0["digest"],
               f"{nic} weights differ from {stock}'s: the gradients went through the lossy codec")
     rep.point(r0["acc"] >= 50.0, f"{stock}: test accuracy {r0['acc']:.2f}% (at least 50%; "
