@@ -265,12 +265,14 @@ $(BUILD)/bin/incswitch: $(O)/sim/incswitch/incswitch.o
 	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^
 all: $(BUILD)/bin/incswitch
 
-# make bench-incsim: two incsims driven by C clients (bench-incsim), then two
-# QEMU guests through two incsims beside the same guests through virtio-net
+# make bench-incsim: two incsims driven by C clients (bench-incsim), of the
+# RTL model and of the behavioral model, then two QEMU guests through two
+# incsims of each model beside the same guests through virtio-net
 # (scripts/bench-guests.sh; SECS, GBPS)
 bench-incsim: deps
 	$(Q)$(MAKE) --no-print-directory $(BUILD)/bin/incsim $(BUILD)/bin/bench-incsim
 	$(Q)$(BUILD)/bin/bench-incsim
+	$(Q)$(BUILD)/bin/bench-incsim --model behavioral
 	$(Q)BUILD=$(BUILD) scripts/bench-guests.sh
 
 rtl-models: $(BUILD)/bin/incsim $(BUILD)/bin/incsim8 $(BUILD)/bin/bench-incsim $(BUILD)/tests/test_engines $(BUILD)/bin/inc-rtl-codec \

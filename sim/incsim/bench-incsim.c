@@ -8,7 +8,9 @@
  * uses when idle. `make bench-incsim`; figures in docs/sim.md.
  *
  * usage: bench-incsim [--seconds S] [--incsim PATH] [--gradients FILE] [--gbps G]
- *   (--gbps: both incsims' wire rate; default incsim's own)
+ *                     [--model rtl|behavioral]
+ *   (--gbps: both incsims' wire rate; default incsim's own; --model: both
+ *   incsims' model, docs/sim.md "Two models"; default rtl)
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -83,6 +85,7 @@ static void die(const char *fmt, const char *arg)
 }
 
 static const char *gbps = "";	/* --gbps: both incsims' wire rate */
+static const char *model = "rtl";	/* --model */
 
 static void spawn(struct side *s, const char *incsim, const char *dir,
 		  const char *link_opt, const char *link)
@@ -104,7 +107,8 @@ static void spawn(struct side *s, const char *incsim, const char *dir,
 			dup2(fd, 2);
 		execl(incsim, incsim, "--ivshmem", s->ivs, "--ram", s->ram,
 		      "--ram-size", RAM_SIZE, link_opt, link, "--name", s->name,
-		      "--stats", *gbps ? "--gbps" : NULL, gbps, (char *)NULL);
+		      "--model", model, "--stats", *gbps ? "--gbps" : NULL, gbps,
+		      (char *)NULL);
 		_exit(127);
 	}
 	for (t0 = now(); stat(s->ivs, &st) < 0; usleep(2000))
@@ -346,6 +350,7 @@ int main(int argc, char **argv)
 		{ "incsim", required_argument, NULL, 'i' },
 		{ "gradients", required_argument, NULL, 'g' },
 		{ "gbps", required_argument, NULL, 'w' },
+		{ "model", required_argument, NULL, 'm' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct kind kinds[] = {
@@ -372,8 +377,9 @@ int main(int argc, char **argv)
 		case 'i': snprintf(incsim, sizeof(incsim), "%s", optarg); break;
 		case 'g': grad = optarg; break;
 		case 'w': gbps = optarg; break;
+		case 'm': model = optarg; break;
 		default:
-			fprintf(stderr, "usage: bench-incsim [--seconds S] [--incsim PATH] [--gradients FILE] [--gbps G]\n");
+			fprintf(stderr, "usage: bench-incsim [--seconds S] [--incsim PATH] [--gradients FILE] [--gbps G] [--model rtl|behavioral]\n");
 			return 2;
 		}
 	}
@@ -403,8 +409,8 @@ int main(int argc, char **argv)
 			memcpy(payload + i, &g, 4);
 		}
 	}
-	printf("two incsims linked back to back; A's TX ring -> link -> B's RX ring, %.0f s per row, wire %s Gbit/s\n\n",
-	       seconds, *gbps ? gbps : "incsim's default");
+	printf("two incsims (--model %s) linked back to back; A's TX ring -> link -> B's RX ring, %.0f s per row, wire %s Gbit/s\n\n",
+	       model, seconds, *gbps ? gbps : "incsim's default");
 	printf("| frames | frames/s | Mbit/s of frames | wire bytes/frame | sim clk/s A | sim clk/s B | clk/frame A | CPU A | CPU B | dropped | bad/lost |\n");
 	printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
 	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {

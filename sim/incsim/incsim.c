@@ -893,6 +893,13 @@ static void link_rx(void *ctx, const uint8_t *f, size_t len)
 
 	s->pace_at = 0;
 	record_frame(s, f, len);
+	/*
+	 * The behavioral NIC handles the frame at once: the guest's commands
+	 * queued before it arrived (RX buffers posted, PROD) come first, as
+	 * their posted writes would reach a board before the frame's end
+	 */
+	if (s->bn)
+		exec_ring(s);
 	if (s->bn)
 		bnic_rx_frame(s->bn, beh_now(s), f, len, 0);
 	else
