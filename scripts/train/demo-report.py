@@ -107,7 +107,7 @@ def main():
              "per rank and step: link B = bytes the NIC put on the wire, host->NIC B = bytes the "
              "driver handed the NIC (ethtool -S tx_bytes, drv_tx_bytes; every byte: gradients, "
              "Gloo, TCP/IP headers); comp frames, bytes saved: all NICs together; step ms: "
-             "simulated time is QEMU (TCG) and Verilator, not the design's speed"]
+             "simulated time is QEMU (TCG) and incsim (the NIC's RTL or behavioral model), not the design's speed"]
     rep.diag("\n".join(table))
 
     # the verdicts
