@@ -236,6 +236,9 @@ suite driver/install env BUILD="$BUILD" tests/driver/test-install.sh
 suite driver/mark-range    "$BUILD/tests/test_mark_range"
 # incsim: the RTL as an ivshmem PCI device (host side, a fake QEMU)
 suite sim/shim            tests/sim/test_incsim.py "$BUILD/bin/incsim"
+# the same against the behavioral model (--model behavioral): what only the
+# RTL shows (DMA in flight) skipped with the reason
+suite sim/shim-beh        env INCSIM_MODEL=behavioral tests/sim/test_incsim.py "$BUILD/bin/incsim"
 suite sim/incswitch       tests/sim/test_incswitch.py "$BUILD/bin/incswitch"
 # the two models of the NIC (RTL, behavioral) through incsim: one workload,
 # the same record byte for byte, at 16 and 8 lanes; a wrong model caught
