@@ -235,7 +235,7 @@ $(BUILD)/bin/bench-incsim: $(O)/sim/incsim/bench-incsim.o $(O)/sim/incsim/shimc.
 # frame, which diff-models must catch
 $(O)/tests/sim/beh/diff_models.o: XFLAGS := -Isim/nic -Isim/incsim -Iinclude/uapi
 $(BUILD)/tests/diff-models: $(O)/tests/sim/beh/diff_models.o $(O)/sim/incsim/shimc.o \
-	$(O)/tests/lib/frames.o
+	$(O)/tests/lib/frames.o $(O)/tests/lib/testlib.o
 	@mkdir -p $(dir $@)
 	@echo "  LD      $@"
 	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ -lm
@@ -252,7 +252,8 @@ $(BUILD)/tests/incsim-mutant: $(filter-out %/bnic_dp.o,$(INCSIM_OBJS)) \
 rtl-models: $(BUILD)/tests/diff-models $(BUILD)/tests/incsim-mutant
 # wire-recheck: the compressed frames incsim recorded (--record-compressed)
 # against the wire reference
-$(BUILD)/tests/wire-recheck: $(O)/tests/sim/beh/wire_recheck.o $(LIBWIRE) $(LIBCODEC)
+$(BUILD)/tests/wire-recheck: $(O)/tests/sim/beh/wire_recheck.o $(O)/tests/lib/testlib.o \
+	$(LIBWIRE) $(LIBCODEC)
 	@mkdir -p $(dir $@)
 	@echo "  LD      $@"
 	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ -lm

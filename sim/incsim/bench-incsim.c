@@ -141,11 +141,6 @@ static void nic_setup(struct side *s)
 	shimc_write(c, INC_CTRL, INC_CTRL_TX_EN | INC_CTRL_RX_EN);
 }
 
-static void put16(uint8_t *p, uint16_t v) { p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); }
-static void put32(uint8_t *p, uint32_t v) { put16(p, (uint16_t)v); put16(p + 2, (uint16_t)(v >> 16)); }
-static void put64(uint8_t *p, uint64_t v) { put32(p, (uint32_t)v); put32(p + 4, (uint32_t)(v >> 32)); }
-static uint32_t get32(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
-static uint16_t get16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
 
 static void rx_fill(struct side *s)
 {
@@ -155,10 +150,10 @@ static void rx_fill(struct side *s)
 		unsigned int i = s->rx_prod % RING_N;
 
 		d = s->c.ram + RX_RING + i * INC_RXD_BYTES;
-		put64(d, RX_BUFS + (uint64_t)i * BUF);
-		put16(d + 8, BUF);
-		put16(d + 10, 0);
-		put32(d + 12, 0);
+		shimc_put64(d, RX_BUFS + (uint64_t)i * BUF);
+		shimc_put16(d + 8, BUF);
+		shimc_put16(d + 10, 0);
+		shimc_put32(d + 12, 0);
 		s->rx_prod++;
 	}
 	shimc_write(&s->c, INC_RXQ + INC_Q_PROD, s->rx_prod);
@@ -259,14 +254,14 @@ static void run(struct side *a, struct side *b, const struct kind *k,
 				uint8_t *d = a->c.ram + TX_RING + s * INC_TXD_BYTES;
 
 				memset(d, 0, INC_TXD_BYTES);
-				put64(d, TX_BUFS + (uint64_t)s * BUF);
-				put16(d + 8, (uint16_t)k->len);
+				shimc_put64(d, TX_BUFS + (uint64_t)s * BUF);
+				shimc_put16(d + 8, (uint16_t)k->len);
 				if (k->compress) {
-					put16(d + 10, INC_TXD_COMPRESS);
+					shimc_put16(d + 10, INC_TXD_COMPRESS);
 					d[12] = 10;	/* k */
 					d[13] = 2;	/* sparse */
-					put16(d + 14, 0);
-					put16(d + 16, (uint16_t)(k->len - 42));
+					shimc_put16(d + 14, 0);
+					shimc_put16(d + 16, (uint16_t)(k->len - 42));
 				}
 				a->tx_prod++;
 				sent++;
@@ -290,9 +285,9 @@ static void run(struct side *a, struct side *b, const struct kind *k,
 					     (a->tx_clean % RING_N) * INC_TXD_BYTES;
 
 				if (a->tx_clean == a->tx_prod ||
-				    !(get32(d + 24) & INC_DESC_DONE))
+				    !(shimc_get32(d + 24) & INC_DESC_DONE))
 					break;
-				if (get32(d + 24) & INC_TXS_ERROR)
+				if (shimc_get32(d + 24) & INC_TXS_ERROR)
 					r->bad++;
 				a->tx_clean++;
 			}
@@ -302,11 +297,11 @@ static void run(struct side *a, struct side *b, const struct kind *k,
 			for (;;) {
 				unsigned int s = b->rx_clean % RING_N;
 				uint8_t *d = b->c.ram + RX_RING + s * INC_RXD_BYTES;
-				uint32_t st = get32(d + 12);
+				uint32_t st = shimc_get32(d + 12);
 
 				if (b->rx_clean == b->rx_prod || !(st & INC_DESC_DONE))
 					break;
-				if (get16(d + 10) != k->len ||
+				if (shimc_get16(d + 10) != k->len ||
 				    (!k->compress && memcmp(b->c.ram + RX_BUFS +
 							    (uint64_t)s * BUF,
 							    frame, k->len)) ||

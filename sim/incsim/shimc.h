@@ -25,6 +25,35 @@ struct shimc {
 	size_t ram_size;
 };
 
+/* Little-endian fields of the descriptors a client writes in guest RAM. */
+static inline void shimc_put16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+}
+
+static inline void shimc_put32(uint8_t *p, uint32_t v)
+{
+	shimc_put16(p, (uint16_t)v);
+	shimc_put16(p + 2, (uint16_t)(v >> 16));
+}
+
+static inline void shimc_put64(uint8_t *p, uint64_t v)
+{
+	shimc_put32(p, (uint32_t)v);
+	shimc_put32(p + 4, (uint32_t)(v >> 32));
+}
+
+static inline uint16_t shimc_get16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] | p[1] << 8);
+}
+
+static inline uint32_t shimc_get32(const uint8_t *p)
+{
+	return (uint32_t)shimc_get16(p) | (uint32_t)shimc_get16(p + 2) << 16;
+}
+
 /* 0, or -1 with a message in err. */
 int shimc_open(struct shimc *c, const char *ivshmem, const char *ram,
 	       char *err, size_t errlen);

@@ -47,6 +47,7 @@
 #include "frames.h"
 #include "nic_env.h"	/* register offsets and descriptor bits */
 #include "shimc.h"
+#include "testlib.h"
 
 #define RING_LOG2	8
 #define RING_N		(1u << RING_LOG2)
@@ -59,31 +60,18 @@
 #define MAX_FRAME	9018u
 #define MAX_ARGS	16
 
-static int tap_n, tap_fail;
-
-static void tap(int ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%s %d - ", ok ? "ok" : "not ok", ++tap_n);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	fflush(stdout);
-	if (!ok)
-		tap_fail++;
-}
+static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 
 static void die(const char *fmt, ...)
 {
+	char buf[512];
 	va_list ap;
 
-	printf("not ok %d - ", ++tap_n);
 	va_start(ap, fmt);
-	vprintf(fmt, ap);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	printf("\n1..%d\n", tap_n);
+	t_ok(0, "%s", buf);
+	t_done();
 	exit(1);
 }
 
@@ -141,11 +129,6 @@ struct side {
 	unsigned int link_frames;
 };
 
-static void put16(uint8_t *p, uint16_t v) { p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); }
-static void put32(uint8_t *p, uint32_t v) { put16(p, (uint16_t)v); put16(p + 2, (uint16_t)(v >> 16)); }
-static void put64(uint8_t *p, uint64_t v) { put32(p, (uint32_t)v); put32(p + 4, (uint32_t)(v >> 32)); }
-static uint32_t get32(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
-static uint16_t get16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
 
 static void parse_side(struct side *s, const char *label, char *spec)
 {
@@ -384,13 +367,13 @@ static void tx_post(struct side *s, const struct txf *t)
 
 	memcpy(s->c.ram + TX_BUFS + (size_t)i * BUF, t->f, t->len);
 	memset(d, 0, INC_TXD_BYTES);
-	put64(d + INC_TXD_ADDR, TX_BUFS + (uint64_t)i * BUF);
-	put16(d + INC_TXD_LEN, t->len_field);
-	put16(d + INC_TXD_FLAGS, t->compress ? INC_TXD_COMPRESS : 0);
+	shimc_put64(d + INC_TXD_ADDR, TX_BUFS + (uint64_t)i * BUF);
+	shimc_put16(d + INC_TXD_LEN, t->len_field);
+	shimc_put16(d + INC_TXD_FLAGS, t->compress ? INC_TXD_COMPRESS : 0);
 	d[INC_TXD_K] = (uint8_t)t->k;
 	d[INC_TXD_MODE] = (uint8_t)t->mode;
-	put16(d + INC_TXD_RANGE_OFF, (uint16_t)t->roff);
-	put16(d + INC_TXD_RANGE_LEN, (uint16_t)t->rlen);
+	shimc_put16(d + INC_TXD_RANGE_OFF, (uint16_t)t->roff);
+	shimc_put16(d + INC_TXD_RANGE_LEN, (uint16_t)t->rlen);
 	s->tx_prod++;
 }
 
@@ -454,10 +437,10 @@ static void rx_post(struct side *s, uint16_t buf_len)
 	unsigned int i = s->rx_prod % RING_N;
 	uint8_t *d = s->c.ram + RX_RING + i * INC_RXD_BYTES;
 
-	put64(d, RX_BUFS + (uint64_t)i * BUF);
-	put16(d + 8, buf_len);
-	put16(d + 10, 0);
-	put32(d + 12, 0);
+	shimc_put64(d, RX_BUFS + (uint64_t)i * BUF);
+	shimc_put16(d + 8, buf_len);
+	shimc_put16(d + 10, 0);
+	shimc_put32(d + 12, 0);
 	s->rx_prod++;
 }
 
@@ -466,7 +449,7 @@ static void rx_reap(struct side *s)
 	while (s->rx_clean != s->rx_prod) {
 		unsigned int i = s->rx_clean % RING_N;
 		uint8_t *d = s->c.ram + RX_RING + i * INC_RXD_BYTES;
-		uint32_t st = get32(d + 12);
+		uint32_t st = shimc_get32(d + 12);
 		uint8_t meta[8];
 
 		if (!(st & INC_DESC_DONE))
@@ -474,7 +457,7 @@ static void rx_reap(struct side *s)
 		memcpy(meta, d + 8, 8);
 		rec_put(&s->r, "rxdesc", s->rx_clean, meta, 8);
 		rec_put(&s->r, "rxdata", s->rx_clean, s->c.ram + RX_BUFS + (size_t)i * BUF,
-			get16(d + 10));
+			shimc_get16(d + 10));
 		s->rx_clean++;
 	}
 }
@@ -598,7 +581,7 @@ static void run_side(struct side *s, unsigned int nframes, uint64_t seed)
 		rec_put(&s->r, "link", idx, s->lk.p + i + 16, len);
 		i += 16 + len;
 	}
-	printf("# %s: %u items, %u link frames, %zu bytes recorded in %.1f s\n",
+	t_diag("%s: %u items, %u link frames, %zu bytes recorded in %.1f s",
 	       s->label, s->r.items, s->link_frames, s->r.n, now() - t0);
 }
 
@@ -618,13 +601,13 @@ static void report_diff(const struct rec *a, const struct rec *b)
 
 			while (k < 16 + la && k < 16 + lb && a->p[i + k] == b->p[i + k])
 				k++;
-			printf("# first difference: item '%.8s' %u (length %u against %u), at byte %zu of it\n",
+			t_diag("first difference: item '%.8s' %u (length %u against %u), at byte %zu of it",
 			       (const char *)a->p + i, idx, la, lb, k < 16 ? 0 : k - 16);
 			return;
 		}
 		i += 16 + la;
 	}
-	printf("# one record is a prefix of the other (%zu against %zu bytes)\n", a->n, b->n);
+	t_diag("one record is a prefix of the other (%zu against %zu bytes)", a->n, b->n);
 }
 
 int main(int argc, char **argv)
@@ -676,15 +659,14 @@ int main(int argc, char **argv)
 	parse_side(&b, "b", sb);
 	run_side(&a, nframes, seed);
 	run_side(&b, nframes, seed);
-	tap(a.link_frames > nframes / 2, "a: %u of %u frames on the link", a.link_frames, nframes);
+	t_ok(a.link_frames > nframes / 2, "a: %u of %u frames on the link", a.link_frames, nframes);
 	same = a.r.n == b.r.n && !memcmp(a.r.p, b.r.p, a.r.n);
 	if (!same)
 		report_diff(&a.r, &b.r);
 	if (expect_differ)
-		tap(!same, "the records differ, as they must (%s against %s)", sa, sb);
+		t_ok(!same, "the records differ, as they must (%s against %s)", sa, sb);
 	else
-		tap(same, "the same record byte for byte: link frames, TX statuses, delivered frames, counters (%u items, %zu bytes)",
+		t_ok(same, "the same record byte for byte: link frames, TX statuses, delivered frames, counters (%u items, %zu bytes)",
 		    a.r.items, a.r.n);
-	printf("1..%d\n", tap_n);
-	return tap_fail ? 1 : 0;
+	return t_done();
 }

@@ -26,27 +26,12 @@
  *   named with --modes (e.g. --modes 1,2,3)
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "incwire.h"
-
-static int tap_n, tap_bad;
-
-static void tap(int ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%s %d - ", ok ? "ok" : "not ok", ++tap_n);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	if (!ok)
-		tap_bad = 1;
-}
+#include "testlib.h"
 
 enum { R_OK, R_NOT_ENCAP, R_MALFORMED, R_NOT_COMPRESSED, R_DIFFERS };
 
@@ -140,7 +125,7 @@ int main(int argc, char **argv)
 
 		if (load(argv[i], &pc) < 0 || pc.n < 24 ||
 		    *(uint32_t *)pc.p != 0xa1b2c3d4u) {
-			tap(0, "%s: a pcap file (%s)", argv[i], errno ? strerror(errno) : "bad header");
+			t_ok(0, "%s: a pcap file (%s)", argv[i], errno ? strerror(errno) : "bad header");
 			corrupt = 1;
 			continue;
 		}
@@ -158,7 +143,7 @@ int main(int argc, char **argv)
 			r = check(pc.p + off, h[2], &mode);
 			bad[r]++;
 			if (r != R_OK && bad[r] <= 3)
-				printf("# %s frame %lu (%u bytes): %s\n", argv[i], n, h[2], rname[r]);
+				t_diag("%s frame %lu (%u bytes): %s", argv[i], n, h[2], rname[r]);
 			if (mode < 4)
 				per_mode[mode]++;
 			if (!first && r == R_OK) {
@@ -169,34 +154,33 @@ int main(int argc, char **argv)
 			off += h[2];
 			n++;
 		}
-		printf("# %s: %lu frames\n", argv[i], n);
+		t_diag("%s: %lu frames", argv[i], n);
 		total += n;
 		free(pc.p);
 	}
-	printf("# modes: paper %lu, sparse %lu, width %lu\n", per_mode[1], per_mode[2],
+	t_diag("modes: paper %lu, sparse %lu, width %lu", per_mode[1], per_mode[2],
 	       per_mode[3]);
-	tap(!corrupt, "the recordings are whole pcap files");
-	tap(total >= min, "%lu compressed frames recorded (at least %lu)", total, min);
+	t_ok(!corrupt, "the recordings are whole pcap files");
+	t_ok(total >= min, "%lu compressed frames recorded (at least %lu)", total, min);
 	for (i = 1; i <= 3; i++) {
 		char m[2] = { (char)('0' + i), 0 };
 
 		if (strstr(want_modes, m))
-			tap(per_mode[i] > 0, "frames of mode %d among them (%lu)", i, per_mode[i]);
+			t_ok(per_mode[i] > 0, "frames of mode %d among them (%lu)", i, per_mode[i]);
 	}
-	tap(!bad[R_NOT_ENCAP] && !bad[R_MALFORMED],
+	t_ok(!bad[R_NOT_ENCAP] && !bad[R_MALFORMED],
 	    "every one encapsulated and restored by the reference (%lu malformed)",
 	    bad[R_NOT_ENCAP] + bad[R_MALFORMED]);
-	tap(!bad[R_NOT_COMPRESSED] && !bad[R_DIFFERS],
+	t_ok(!bad[R_NOT_COMPRESSED] && !bad[R_DIFFERS],
 	    "every one byte for byte what the reference sends for the host frame it carries (%lu differ)",
 	    bad[R_NOT_COMPRESSED] + bad[R_DIFFERS]);
 	if (first) {	/* the check must catch one bit */
 		unsigned int mode;
 
 		first[first_len - 1] ^= 0x08;
-		tap(check(first, first_len, &mode) != R_OK,
+		t_ok(check(first, first_len, &mode) != R_OK,
 		    "self-test: a frame with one bit changed fails the check");
 		free(first);
 	}
-	printf("1..%d\n", tap_n);
-	return tap_bad;
+	return t_done();
 }
