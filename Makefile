@@ -185,12 +185,68 @@ $$(BUILD)/tests/test_nic$(3): $$(O)/tests/nic/test_nic.o $$(O)/sim/nic/nic_env.o
 	@mkdir -p $$(dir $$@)
 	@echo "  LD      $$@"
 	$$(Q)g++ $$(LDFLAGS_ALL) -o $$@ $$(filter-out %.bin,$$^) -lm
+
+$$(BUILD)/bin/bench-nic-model$(3): $$(O)/sim/nic/bench-nic-model.o $$(O)/sim/nic/nic_env.o \
+	$$(O)/sim/nic/vl_nic$(2).o $$(O)/tests/lib/frames.o \
+	$$(VLDIR)/nic$(2)/Vnic__ALL.a $$(VL_RT)
+	@mkdir -p $$(dir $$@)
+	@echo "  LD      $$@"
+	$$(Q)g++ $$(LDFLAGS_ALL) -o $$@ $$^ -lm
 endef
 $(eval $(call nic_model,16,,))
 $(eval $(call nic_model,8,8,8))
 VL_NIC := $(VLDIR)/nic/Vnic__ALL.a
 
-$(O)/sim/nic/nic_env.o: XFLAGS := -Isim/nic
+# ---- the lockstep check (tests/run-tests.sh rtl/lockstep) -------------------
+# test_nic with two models of the 16-lane NIC in one program: the working
+# tree's RTL (the model above) and the RTL of LOCKSTEP_REF (a git revision,
+# taken with git archive; the Verilator flags as they were there, at
+# -O3 and OPT_FAST=-O2), driven by the same inputs, every output port
+# compared at every clock (sim/nic/vl_nic_lockstep.cpp).
+LOCKSTEP_REF ?= 2e75648
+LS_DIR := $(BUILD)/lockstep/$(LOCKSTEP_REF)
+# the reference the test was last linked with: a new one relinks it (all
+# targets are .SECONDARY: a missing reference model alone would not)
+.PHONY: lockstep-ref-check
+$(BUILD)/lockstep/ref.txt: lockstep-ref-check
+	@mkdir -p $(dir $@)
+	$(Q)echo '$(LOCKSTEP_REF)' >$@.tmp && \
+		if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
+$(LS_DIR)/src/.stamp:
+	@echo "  ARCHIVE $(LOCKSTEP_REF) (the lockstep reference)"
+	$(Q)rm -rf $(LS_DIR)/src && mkdir -p $(LS_DIR)/src && \
+		git archive --format=tar $(LOCKSTEP_REF) rtl sim/nic/vl_nic.vlt | \
+		tar -x -C $(LS_DIR)/src && touch $@
+$(LS_DIR)/vl/Vnicref__ALL.a: $(LS_DIR)/src/.stamp
+	@echo "  VERILATE nic (16 lanes, $(LOCKSTEP_REF), the lockstep reference)"
+	$(Q)rm -rf $(LS_DIR)/vl && cd $(LS_DIR)/src && \
+		verilator --cc -O3 -Wall --prefix Vnicref --top-module inc_nic -Irtl/nic \
+		-Irtl/codec -Irtl/mgmt -GLANES=16 --Mdir ../vl sim/nic/vl_nic.vlt \
+		$$(ls rtl/codec/*.v | sort) $$(ls rtl/nic/*.v | sort) $$(ls rtl/mgmt/*.v | sort)
+	$(Q)$(MAKE) -s -C $(LS_DIR)/vl -f Vnicref.mk Vnicref__ALL.a OPT_FAST=-O2 \
+		CXX=g++ >/dev/null
+$(LS_DIR)/vl_nic_ref.o: sim/nic/vl_nic.cpp sim/nic/vl_nic.h sim/nic/vl_nic_as.h \
+	$(LS_DIR)/vl/Vnicref__ALL.a
+	@echo "  CXX     $< (the lockstep reference)"
+	$(Q)g++ $(CXXFLAGS_VL) -faligned-new -DVL_NIC_AS_REF -I$(LS_DIR)/vl -Isim/nic -c $< -o $@
+$(O)/sim/nic/vl_nic_cur.o: sim/nic/vl_nic.cpp sim/nic/vl_nic.h sim/nic/vl_nic_as.h $(VL_NIC)
+	@mkdir -p $(dir $@)
+	@echo "  CXX     $< (the lockstep's working tree)"
+	$(Q)g++ $(CXXFLAGS_VL) -faligned-new -DVL_NIC_AS_CUR -I$(VLDIR)/nic -Isim/nic -c $< -o $@
+$(LS_DIR)/vl_nic_lockstep.o: sim/nic/vl_nic_lockstep.cpp sim/nic/vl_nic.h
+	@mkdir -p $(dir $@)
+	@echo "  CXX     $<"
+	$(Q)g++ $(CXXFLAGS_VL) -Isim/nic -DLOCKSTEP_REF_NAME='"$(LOCKSTEP_REF)"' -c $< -o $@
+$(BUILD)/tests/test_nic_lockstep: $(O)/tests/nic/test_nic.o $(O)/sim/nic/nic_env.o \
+	$(LS_DIR)/vl_nic_lockstep.o $(O)/sim/nic/vl_nic_cur.o $(LS_DIR)/vl_nic_ref.o \
+	$(O)/tests/lib/testlib.o $(O)/tests/lib/frames.o $(O)/tests/nic/selftest_vectors.o \
+	$(VL_NIC) $(LS_DIR)/vl/Vnicref__ALL.a $(VL_RT) $(LIBWIRE) $(LIBCODEC) \
+	$(BUILD)/lockstep/ref.txt | $(BUILD)/firmware/inceptionn-fw.bin
+	@mkdir -p $(dir $@)
+	@echo "  LD      $@"
+	$(Q)g++ $(LDFLAGS_ALL) -o $@ $(filter-out %.bin %.txt,$^) -lm
+
+$(O)/sim/nic/nic_env.o $(O)/sim/nic/bench-nic-model.o: XFLAGS := -Isim/nic
 # test_nic checks the engine test port with the firmware's self-test
 # vectors (make firmware generates them; fw.h declares them)
 $(O)/tests/nic/test_nic.o: XFLAGS := -Isim/nic -Ifirmware/src
@@ -241,7 +297,8 @@ bench-incsim: deps
 	$(Q)BUILD=$(BUILD) scripts/bench-guests.sh
 
 rtl-models: $(BUILD)/bin/incsim $(BUILD)/bin/incsim8 $(BUILD)/bin/bench-incsim $(BUILD)/tests/test_engines $(BUILD)/bin/inc-rtl-codec \
-	$(BUILD)/bin/bench-rtl $(BUILD)/tests/test_nic $(BUILD)/tests/test_nic8
+	$(BUILD)/bin/bench-rtl $(BUILD)/tests/test_nic $(BUILD)/tests/test_nic8 \
+	$(BUILD)/tests/test_nic_lockstep
 
 synth-report: deps
 	$(Q)rtl/scripts/synth_report.sh

@@ -12,7 +12,8 @@
  *
  * Environment: NIC_SEED (default 1) changes every random choice;
  * NIC_PHASE=name runs only that phase, or the phases whose name contains
- * it when none has that name; NIC_QUICK=1
+ * it when none has that name, and NIC_PHASE=a,b,c the phases so named
+ * (tests/run-tests.sh rtl/lockstep); NIC_QUICK=1
  * runs fewer frames; NIC_TRACE=1 prints every DMA transfer, frame and
  * message on stderr; NIC_DUMP=dir writes the frames of failed comparisons
  * there; NIC_REPLAY=dir injects every *.bin file of dir on RX (phase
@@ -1057,6 +1058,16 @@ static int only_exact;		/* NIC_PHASE names a phase exactly */
 
 static int want_phase(const char *name)
 {
+	size_t n = strlen(name);
+	const char *p;
+
+	if (only && strchr(only, ',')) {
+		/* a list of names */
+		for (p = only; p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+			if (!strncmp(p, name, n) && (p[n] == ',' || !p[n]))
+				return 1;
+		return 0;
+	}
 	return !only || (only_exact ? !strcmp(name, only) : !!strstr(name, only));
 }
 
