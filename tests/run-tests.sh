@@ -240,6 +240,12 @@ lockstep_phases+=,rx/line-rate,no-backpressure,dma/slow,interrupts,statistics,dm
 lockstep_phases+=,rings/index-wrap,link/gradients,mgmt/selftest
 suite rtl/lockstep        env NIC_QUICK=1 NIC_PHASE="$lockstep_phases" \
 	"$BUILD/tests/test_nic_lockstep"
+# the 16-lane NIC built without width mode (inc_nic WIDTH=0, incsim-nowidth):
+# FEATURES, mode 3 refused on TX and dropped as malformed on RX, the other
+# modes, the self-test without the width sets
+suite nic/system-nowidth  env NIC_QUICK=1 \
+	NIC_PHASE=id,marked/mac,marked/loopback,marked/ineligible,rx/malformed,mgmt/selftest \
+	"$BUILD/tests/test_nic-nowidth"
 suite driver/static env BUILD="$BUILD" tests/driver/static-checks.sh
 suite driver/install env BUILD="$BUILD" tests/driver/test-install.sh
 suite driver/mark-range    "$BUILD/tests/test_mark_range"

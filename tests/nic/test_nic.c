@@ -239,10 +239,16 @@ static void describe(struct item *it, const struct fspec *s, const char *what)
 			 what, s ? "non-IP" : "raw", s ? s->vlans : 0, it->len, r);
 }
 
-/* the chunk modes the model's NIC takes (incw_*): width with 16 lanes */
+/* the chunk modes the model's NIC takes (incw_*): width with 16 lanes,
+ * unless the model was built without it (inc_nic's WIDTH=0: the Makefile's
+ * test_nic-nowidth, compiled with NIC_NO_WIDTH) */
 static unsigned int nic_modes(void)
 {
+#ifdef NIC_NO_WIDTH
+	return INCW_MODES_BASE;
+#else
 	return vl_nic_beat() == 64 ? INCW_MODES_ALL : INCW_MODES_BASE;
+#endif
 }
 
 static void fill_random(uint8_t *p, size_t n)
