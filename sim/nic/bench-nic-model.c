@@ -14,6 +14,7 @@
  * Built once per model (make bench-incsim runs them all; docs/sim.md).
  *
  * usage: bench-nic-model [--seconds S] [--mode M] [--gbps G] [--name NAME]
+ *                        [--row idle|marked]
  *   (--seconds: CPU seconds per row, default 3; --mode: the chunk mode,
  *   default width (3) where the model has it, FEATURES bit 12, else sparse (2))
  */
@@ -119,11 +120,12 @@ int main(int argc, char **argv)
 		{ "mode", required_argument, NULL, 'm' },
 		{ "gbps", required_argument, NULL, 'g' },
 		{ "name", required_argument, NULL, 'n' },
+		{ "row", required_argument, NULL, 'r' },
 		{ NULL, 0, NULL, 0 },
 	};
 	double secs = 3, gbps = 100, idle, busy;
 	unsigned int mode = 0;
-	const char *name = NULL;
+	const char *name = NULL, *row = NULL;
 	struct nic_env_cfg cfg;
 	struct nic_env *e;
 	struct nic_drv d;
@@ -140,8 +142,9 @@ int main(int argc, char **argv)
 		case 'm': mode = (unsigned int)atoi(optarg); break;
 		case 'g': gbps = atof(optarg); break;
 		case 'n': name = optarg; break;
+		case 'r': row = optarg; break;
 		default:
-			fprintf(stderr, "usage: bench-nic-model [--seconds S] [--mode M] [--gbps G] [--name NAME]\n");
+			fprintf(stderr, "usage: bench-nic-model [--seconds S] [--mode M] [--gbps G] [--name NAME] [--row idle|marked]\n");
 			return 2;
 		}
 	}
@@ -167,7 +170,15 @@ int main(int argc, char **argv)
 	len = frame_build(&s, pay, sizeof(pay), frame);
 
 	nic_env_step(e, 1000);
-	idle = run(e, &d, secs, 0, mode, frame, len, frame_payload_off(&s), &frames);
+	/* --row idle or marked: that row alone (the other's figure 0), e.g.
+	 * for instructions per clock under valgrind --tool=callgrind */
+	idle = row && strcmp(row, "idle") ? 0 :
+	       run(e, &d, secs, 0, mode, frame, len, frame_payload_off(&s), &frames);
+	if (row && strcmp(row, "marked")) {
+		printf("| %s | %u | - | %.3f | - | - |\n", name ? name : "NIC", vl_nic_beat() / 4,
+		       idle);
+		return 0;
+	}
 	(void)run(e, &d, secs / 4, 1, mode, frame, len, frame_payload_off(&s), &frames);
 	busy = run(e, &d, secs, 1, mode, frame, len, frame_payload_off(&s), &frames);
 	if (!frames)
