@@ -159,15 +159,18 @@ RTL_MGMT  := $(sort $(wildcard rtl/mgmt/*.v))
 # The model at 16 codec lanes (inc_nic's LANES: a 512-bit datapath), the
 # NIC incsim and the system test run; and at 8 (256 bits), a second system
 # test, build/tests/test_nic8. The tests load the firmware image (phase
-# mgmt), so it is built first. One rule set per lane count:
-# $(call nic_model,LANES,DIR-SUFFIX,TEST-SUFFIX).
+# mgmt), so it is built first. One rule set per model:
+# $(call nic_model,LANES,DIR-SUFFIX,TEST-SUFFIX,VERILATOR-FLAGS,TEST-OBJ-SUFFIX);
+# the third, at 16 lanes without width mode (inc_nic's WIDTH=0), for
+# incsim-nowidth, with its own system test (test_nic built with
+# NIC_NO_WIDTH: the modes it expects).
 define nic_model
 $$(VLDIR)/nic$(2)/Vnic__ALL.a: $$(RTL_CODEC) $$(RTL_CODEC_H) $$(RTL_NIC) $$(RTL_NIC_H) \
 	$$(RTL_MGMT) sim/nic/vl_nic.vlt
 	@echo "  VERILATE nic ($(1) lanes)"
 	$$(Q)rm -rf $$(VLDIR)/nic$(2) && mkdir -p $$(VLDIR) && \
 		verilator --cc -O3 -Wall --prefix Vnic --top-module inc_nic -Irtl/nic -Irtl/codec \
-		-Irtl/mgmt -GLANES=$(1) --Mdir $$(VLDIR)/nic$(2) sim/nic/vl_nic.vlt \
+		-Irtl/mgmt -GLANES=$(1) $(4) --Mdir $$(VLDIR)/nic$(2) sim/nic/vl_nic.vlt \
 		$$(RTL_CODEC) $$(RTL_NIC) $$(RTL_MGMT)
 	$$(Q)$$(MAKE) -s -C $$(VLDIR)/nic$(2) -f Vnic.mk Vnic__ALL.a OPT_FAST=-O2 \
 		CXX=g++ >/dev/null
@@ -177,7 +180,7 @@ $$(O)/sim/nic/vl_nic$(2).o: sim/nic/vl_nic.cpp sim/nic/vl_nic.h $$(VLDIR)/nic$(2
 	@echo "  CXX     $$< ($(1) lanes)"
 	$$(Q)g++ $$(CXXFLAGS_VL) -faligned-new -I$$(VLDIR)/nic$(2) -Isim/nic -c $$< -o $$@
 
-$$(BUILD)/tests/test_nic$(3): $$(O)/tests/nic/test_nic.o $$(O)/sim/nic/nic_env.o \
+$$(BUILD)/tests/test_nic$(3): $$(O)/tests/nic/test_nic$(5).o $$(O)/sim/nic/nic_env.o \
 	$$(O)/sim/nic/vl_nic$(2).o $$(O)/tests/lib/testlib.o $$(O)/tests/lib/frames.o \
 	$$(O)/tests/nic/selftest_vectors.o \
 	$$(VLDIR)/nic$(2)/Vnic__ALL.a $$(VL_RT) $$(LIBWIRE) $$(LIBCODEC) \
@@ -185,16 +188,77 @@ $$(BUILD)/tests/test_nic$(3): $$(O)/tests/nic/test_nic.o $$(O)/sim/nic/nic_env.o
 	@mkdir -p $$(dir $$@)
 	@echo "  LD      $$@"
 	$$(Q)g++ $$(LDFLAGS_ALL) -o $$@ $$(filter-out %.bin,$$^) -lm
+
+$$(BUILD)/bin/bench-nic-model$(3): $$(O)/sim/nic/bench-nic-model.o $$(O)/sim/nic/nic_env.o \
+	$$(O)/sim/nic/vl_nic$(2).o $$(O)/tests/lib/frames.o \
+	$$(VLDIR)/nic$(2)/Vnic__ALL.a $$(VL_RT)
+	@mkdir -p $$(dir $$@)
+	@echo "  LD      $$@"
+	$$(Q)g++ $$(LDFLAGS_ALL) -o $$@ $$^ -lm
 endef
 $(eval $(call nic_model,16,,))
 $(eval $(call nic_model,8,8,8))
+$(eval $(call nic_model,16,nw,-nowidth,-GWIDTH=0,_nw))
 VL_NIC := $(VLDIR)/nic/Vnic__ALL.a
 
-$(O)/sim/nic/nic_env.o: XFLAGS := -Isim/nic
+# ---- the lockstep check (tests/run-tests.sh rtl/lockstep) -------------------
+# test_nic with two models of the 16-lane NIC in one program: the working
+# tree's RTL (the model above) and the RTL of LOCKSTEP_REF (a git revision,
+# taken with git archive; the Verilator flags as they were there, at
+# -O3 and OPT_FAST=-O2), driven by the same inputs, every output port
+# compared at every clock (sim/nic/vl_nic_lockstep.cpp).
+LOCKSTEP_REF ?= 2e75648
+LS_DIR := $(BUILD)/lockstep/$(LOCKSTEP_REF)
+# the reference the test was last linked with: a new one relinks it (all
+# targets are .SECONDARY: a missing reference model alone would not)
+.PHONY: lockstep-ref-check
+$(BUILD)/lockstep/ref.txt: lockstep-ref-check
+	@mkdir -p $(dir $@)
+	$(Q)echo '$(LOCKSTEP_REF)' >$@.tmp && \
+		if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
+$(LS_DIR)/src/.stamp:
+	@echo "  ARCHIVE $(LOCKSTEP_REF) (the lockstep reference)"
+	$(Q)rm -rf $(LS_DIR)/src && mkdir -p $(LS_DIR)/src && \
+		git archive --format=tar $(LOCKSTEP_REF) rtl sim/nic/vl_nic.vlt | \
+		tar -x -C $(LS_DIR)/src && touch $@
+$(LS_DIR)/vl/Vnicref__ALL.a: $(LS_DIR)/src/.stamp
+	@echo "  VERILATE nic (16 lanes, $(LOCKSTEP_REF), the lockstep reference)"
+	$(Q)rm -rf $(LS_DIR)/vl && cd $(LS_DIR)/src && \
+		verilator --cc -O3 -Wall --prefix Vnicref --top-module inc_nic -Irtl/nic \
+		-Irtl/codec -Irtl/mgmt -GLANES=16 --Mdir ../vl sim/nic/vl_nic.vlt \
+		$$(ls rtl/codec/*.v | sort) $$(ls rtl/nic/*.v | sort) $$(ls rtl/mgmt/*.v | sort)
+	$(Q)$(MAKE) -s -C $(LS_DIR)/vl -f Vnicref.mk Vnicref__ALL.a OPT_FAST=-O2 \
+		CXX=g++ >/dev/null
+$(LS_DIR)/vl_nic_ref.o: sim/nic/vl_nic.cpp sim/nic/vl_nic.h sim/nic/vl_nic_as.h \
+	$(LS_DIR)/vl/Vnicref__ALL.a
+	@echo "  CXX     $< (the lockstep reference)"
+	$(Q)g++ $(CXXFLAGS_VL) -faligned-new -DVL_NIC_AS_REF -I$(LS_DIR)/vl -Isim/nic -c $< -o $@
+$(O)/sim/nic/vl_nic_cur.o: sim/nic/vl_nic.cpp sim/nic/vl_nic.h sim/nic/vl_nic_as.h $(VL_NIC)
+	@mkdir -p $(dir $@)
+	@echo "  CXX     $< (the lockstep's working tree)"
+	$(Q)g++ $(CXXFLAGS_VL) -faligned-new -DVL_NIC_AS_CUR -I$(VLDIR)/nic -Isim/nic -c $< -o $@
+$(LS_DIR)/vl_nic_lockstep.o: sim/nic/vl_nic_lockstep.cpp sim/nic/vl_nic.h
+	@mkdir -p $(dir $@)
+	@echo "  CXX     $<"
+	$(Q)g++ $(CXXFLAGS_VL) -Isim/nic -DLOCKSTEP_REF_NAME='"$(LOCKSTEP_REF)"' -c $< -o $@
+$(BUILD)/tests/test_nic_lockstep: $(O)/tests/nic/test_nic.o $(O)/sim/nic/nic_env.o \
+	$(LS_DIR)/vl_nic_lockstep.o $(O)/sim/nic/vl_nic_cur.o $(LS_DIR)/vl_nic_ref.o \
+	$(O)/tests/lib/testlib.o $(O)/tests/lib/frames.o $(O)/tests/nic/selftest_vectors.o \
+	$(VL_NIC) $(LS_DIR)/vl/Vnicref__ALL.a $(VL_RT) $(LIBWIRE) $(LIBCODEC) \
+	$(BUILD)/lockstep/ref.txt | $(BUILD)/firmware/inceptionn-fw.bin
+	@mkdir -p $(dir $@)
+	@echo "  LD      $@"
+	$(Q)g++ $(LDFLAGS_ALL) -o $@ $(filter-out %.bin %.txt,$^) -lm
+
+$(O)/sim/nic/nic_env.o $(O)/sim/nic/bench-nic-model.o: XFLAGS := -Isim/nic
 # test_nic checks the engine test port with the firmware's self-test
 # vectors (make firmware generates them; fw.h declares them)
 $(O)/tests/nic/test_nic.o: XFLAGS := -Isim/nic -Ifirmware/src
 $(O)/tests/nic/test_nic.o: firmware/src/fw.h
+$(O)/tests/nic/test_nic_nw.o: tests/nic/test_nic.c firmware/src/fw.h
+	@mkdir -p $(dir $@)
+	@echo "  CC      $< (without width mode)"
+	$(Q)$(CC) $(CFLAGS_ALL) -Isim/nic -Ifirmware/src -DNIC_NO_WIDTH -c $< -o $@
 $(O)/tests/nic/selftest_vectors.o: $(BUILD)/firmware/selftest_vectors.c firmware/src/fw.h
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
@@ -219,6 +283,16 @@ $(BUILD)/bin/incsim: $(INCSIM_OBJS) $(O)/sim/nic/nic_env.o $(O)/sim/nic/vl_nic.o
 # without a feature (tests/run-tests.sh, driver/lanes8)
 $(BUILD)/bin/incsim8: $(INCSIM_OBJS) $(O)/sim/nic/nic_env.o $(O)/sim/nic/vl_nic8.o \
 	$(VLDIR)/nic8/Vnic__ALL.a $(VL_RT) $(LIBWIRE) $(LIBCODEC)
+	@mkdir -p $(dir $@)
+	@echo "  LD      $@"
+	$(Q)g++ $(LDFLAGS_ALL) -o $@ $^ -lm
+
+# incsim-nowidth: the 16-lane NIC built without width mode (inc_nic's
+# WIDTH=0: FEATURES bit 12 clear, mode 3 refused on TX and dropped as
+# malformed on RX, as at 8 lanes), for users who do not need it: a smaller,
+# faster model (docs/sim.md)
+$(BUILD)/bin/incsim-nowidth: $(INCSIM_OBJS) $(O)/sim/nic/nic_env.o $(O)/sim/nic/vl_nicnw.o \
+	$(VLDIR)/nicnw/Vnic__ALL.a $(VL_RT)
 	@mkdir -p $(dir $@)
 	@echo "  LD      $@"
 	$(Q)g++ $(LDFLAGS_ALL) -o $@ $^ -lm
@@ -270,14 +344,30 @@ all: $(BUILD)/bin/incswitch
 # RTL model and of the behavioral model, then two QEMU guests through two
 # incsims of each model beside the same guests through virtio-net
 # (scripts/bench-guests.sh; SECS, GBPS)
+# First the Verilator model alone (bench-nic-model: M clocks per CPU
+# second, no clock skipped; idle, and marked traffic at line rate), at 16
+# lanes, 8, and 16 without width mode.
+BENCH_NIC_MODELS := $(BUILD)/bin/bench-nic-model $(BUILD)/bin/bench-nic-model8 \
+	$(BUILD)/bin/bench-nic-model-nowidth
 bench-incsim: deps
-	$(Q)$(MAKE) --no-print-directory $(BUILD)/bin/incsim $(BUILD)/bin/bench-incsim
+	$(Q)$(MAKE) --no-print-directory $(BUILD)/bin/incsim $(BUILD)/bin/bench-incsim \
+		$(BENCH_NIC_MODELS)
+	@echo "the NIC's Verilator model alone, no clock skipped (M clocks per CPU second;"
+	@echo "marked: 1514-byte frames compressed at 100 Gbit/s, looped back to RX)"
+	@echo
+	@echo "| model | lanes | mode | idle | marked traffic at line rate | frames/s |"
+	@echo "|---|---:|---|---:|---:|---:|"
+	$(Q)$(BUILD)/bin/bench-nic-model --name "inc_nic"
+	$(Q)$(BUILD)/bin/bench-nic-model8 --name "inc_nic"
+	$(Q)$(BUILD)/bin/bench-nic-model-nowidth --name "inc_nic WIDTH=0"
+	@echo
 	$(Q)$(BUILD)/bin/bench-incsim
 	$(Q)$(BUILD)/bin/bench-incsim --model behavioral
 	$(Q)BUILD=$(BUILD) scripts/bench-guests.sh
 
 rtl-models: $(BUILD)/bin/incsim $(BUILD)/bin/incsim8 $(BUILD)/bin/bench-incsim $(BUILD)/tests/test_engines $(BUILD)/bin/inc-rtl-codec \
-	$(BUILD)/bin/bench-rtl $(BUILD)/tests/test_nic $(BUILD)/tests/test_nic8
+	$(BUILD)/bin/bench-rtl $(BUILD)/tests/test_nic $(BUILD)/tests/test_nic8 \
+	$(BUILD)/tests/test_nic_lockstep $(BUILD)/tests/test_nic-nowidth
 
 synth-report: deps
 	$(Q)rtl/scripts/synth_report.sh

@@ -231,6 +231,24 @@ suite rtl/inc-rtl-codec   env BUILD="$BUILD" tests/rtl/test_rtl_codec.sh
 suite nic/system          "$BUILD/tests/test_nic"
 # the same at 8 codec lanes (a 256-bit datapath), a quarter of the frames
 suite nic/system-8        env NIC_QUICK=1 "$BUILD/tests/test_nic8"
+# the lockstep check: the same traffic (a quarter of the frames) through the
+# working tree's 16-lane NIC and the RTL of the Makefile's LOCKSTEP_REF at
+# once, every output port compared at every clock (sim/nic/vl_nic_lockstep.cpp;
+# docs/sim.md): every phase but mgmt (2.2 M clocks of mailbox commands; the
+# firmware boots in mgmt/selftest)
+lockstep_phases=id,control,dma/arbiter,loopback/switch,reset/rx-cut,registers/under-load
+lockstep_phases+=,flush/tx,flush/rx,unmarked/loopback,unmarked/mac,marked/mac,marked/loopback
+lockstep_phases+=,marked/ineligible,rx/malformed,rx/mac-errors,rx/no-buffer,backpressure
+lockstep_phases+=,rx/line-rate,no-backpressure,dma/slow,interrupts,statistics,dma/64-bit
+lockstep_phases+=,rings/index-wrap,link/gradients,mgmt/selftest
+suite rtl/lockstep        env NIC_QUICK=1 NIC_PHASE="$lockstep_phases" \
+	"$BUILD/tests/test_nic_lockstep"
+# the 16-lane NIC built without width mode (inc_nic WIDTH=0, incsim-nowidth):
+# FEATURES, mode 3 refused on TX and dropped as malformed on RX, the other
+# modes, the self-test without the width sets
+suite nic/system-nowidth  env NIC_QUICK=1 \
+	NIC_PHASE=id,marked/mac,marked/loopback,marked/ineligible,rx/malformed,mgmt/selftest \
+	"$BUILD/tests/test_nic-nowidth"
 suite driver/static env BUILD="$BUILD" tests/driver/static-checks.sh
 suite driver/install env BUILD="$BUILD" tests/driver/test-install.sh
 suite driver/mark-range    "$BUILD/tests/test_mark_range"

@@ -59,7 +59,10 @@
 module inc_compressor #
 (
     // 32-bit lanes per raw beat: 8 (256-bit) or 16 (512-bit)
-    parameter LANES = 8
+    parameter LANES = 8,
+    // width mode built (1, at 16 lanes only): 0 leaves inc_width_group
+    // out, and a mode-3 beat codes as paper mode, as at 8 lanes
+    parameter WIDTH = 1
 )
 (
     input  wire                  clk,
@@ -84,7 +87,7 @@ module inc_compressor #
 localparam W = LANES * 4;              // raw bytes per beat
 localparam GPB = LANES / 8;            // groups per beat (paper, sparse)
 localparam HDR = 17;                   // largest segment header, bytes
-localparam WIDTH_OK = LANES == 16;     // width mode: a group of 16 a beat
+localparam WIDTH_OK = LANES == 16 && WIDTH != 0;  // width mode: a group of 16 a beat
 localparam WB = WIDTH_OK ? 296 : 8;    // a width group's bit string, bits
 // largest emitter item, bytes: a header, the groups' payloads, the tail
 // (width: the mask byte, the bit string, 16 RAW values, the tail)

@@ -312,65 +312,68 @@ always @(posedge clk) begin
     else if (n_in)
         n_row <= n_row + 1'b1;
     n1_ri <= n_ri;
-    n1_bytes <= {bufm[n_ri1][8*8-1:0], bufm[n_ri]};
+    // (the bytes of a clock without a row are never used: N2 to N4 take
+    // their inputs on valid only)
+    if (n_in)
+        n1_bytes <= {bufm[n_ri1][8*8-1:0], bufm[n_ri]};
     if (rst) begin
         n_row <= 0;
         n1_valid <= 1'b0;
     end
 end
 
-// N2: the fields of a 16-value group at each offset o (0..128)
-reg  [129*5-1:0] n_nraw, n_m;
-reg  [129*4-1:0] n_w;
-reg  [129*6-1:0] n_h;
-reg  [37:0]      nf_x;
-reg  [15:0]      nf_cm, nf_rm;
-reg  [4:0]       nf_nraw;
+// N2: the fields of a 16-value group at each offset o (0..128):
+// {h, w, m, nraw}, 6 + 4 + 5 + 5 bits each offset, in that order from bit 0
 integer          no;
-always @* begin
-    for (no = 0; no <= C; no = no + 1) begin
-        nf_x = n1_bytes[8*no +: 38];
-        nf_cm = nf_x[4] ? 16'd0 : nf_x[21:6];
-        nf_rm = !nf_x[5] ? 16'd0 : nf_x[4] ? nf_x[21:6] : nf_x[37:22];
-        nf_nraw = pc16(nf_rm);
-        n_nraw[5*no +: 5] = nf_nraw;
-        n_m[5*no +: 5] = nf_x[4] ? 5'd16 - nf_nraw : pc16(nf_cm);
-        n_w[4*no +: 4] = nf_x[3:0];
-        n_h[6*no +: 6] = 6'd6 + (nf_x[4] ? 6'd0 : 6'd16) + (nf_x[5] ? 6'd16 : 6'd0);
+function [129*20-1:0] n_fields;
+    input [136*8-1:0] b;               // the row and the bytes after it
+    integer o;
+    reg [37:0] x;
+    reg [15:0] cm, rm;
+    reg [4:0]  nraw;
+    begin
+        for (o = 0; o <= C; o = o + 1) begin
+            x = b[8*o +: 38];
+            cm = x[4] ? 16'd0 : x[21:6];
+            rm = !x[5] ? 16'd0 : x[4] ? x[21:6] : x[37:22];
+            nraw = pc16(rm);
+            n_fields[20*o +: 20] = {nraw, x[4] ? 5'd16 - nraw : pc16(cm), x[3:0],
+                                    6'd6 + (x[4] ? 6'd0 : 6'd16) + (x[5] ? 6'd16 : 6'd0)};
+        end
     end
-end
+endfunction
 
 reg             n2_valid = 1'b0;
 reg  [RW-1:0]   n2_ri = 0;
 reg  [128:0]    n2_mb0 = 0;            // bit 0 of each byte (a mask's group 0)
-reg  [129*5-1:0] n2_nraw = 0, n2_m = 0;
-reg  [129*4-1:0] n2_w = 0;
-reg  [129*6-1:0] n2_h = 0;
+reg  [129*20-1:0] n2_f = 0;          // n_fields
 
 always @(posedge clk) begin
     n2_valid <= n1_valid;
     n2_ri <= n1_ri;
-    for (no = 0; no <= C; no = no + 1)
-        n2_mb0[no] <= n1_bytes[8*no];
-    n2_nraw <= n_nraw;
-    n2_m <= n_m;
-    n2_w <= n_w;
-    n2_h <= n_h;
+    if (n1_valid) begin
+        for (no = 0; no <= C; no = no + 1)
+            n2_mb0[no] <= n1_bytes[8*no];
+        n2_f <= n_fields(n1_bytes);
+    end
     if (rst)
         n2_valid <= 1'b0;
 end
 
 // N3: bytes of the group: ceil((h + m (1 + w)) / 8) + 4 nraw, at most 102
-reg  [129*7-1:0] n_len;
-reg  [8:0]       nl_t;
-always @* begin
-    for (no = 0; no <= C; no = no + 1) begin
-        nl_t = {3'd0, n2_h[6*no +: 6]} +
-               {4'd0, n2_m[5*no +: 5]} * ({5'd0, n2_w[4*no +: 4]} + 9'd1);
-        n_len[7*no +: 7] = {1'b0, nl_t[8:3]} + {6'd0, nl_t[2:0] != 3'd0} +
-                           {n2_nraw[5*no +: 5], 2'd0};
+function [129*7-1:0] n_lens;
+    input [129*20-1:0] f;
+    integer o;
+    reg [8:0] t;
+    begin
+        for (o = 0; o <= C; o = o + 1) begin
+            t = {3'd0, f[20*o +: 6]} +
+                {4'd0, f[20*o + 10 +: 5]} * ({5'd0, f[20*o + 6 +: 4]} + 9'd1);
+            n_lens[7*o +: 7] = {1'b0, t[8:3]} + {6'd0, t[2:0] != 3'd0} +
+                               {f[20*o + 15 +: 5], 2'd0};
+        end
     end
-end
+endfunction
 
 reg             n3_valid = 1'b0;
 reg  [RW-1:0]   n3_ri = 0;
@@ -380,27 +383,33 @@ reg  [129*7-1:0] n3_len = 0;
 always @(posedge clk) begin
     n3_valid <= n2_valid;
     n3_ri <= n2_ri;
-    n3_mb0 <= n2_mb0;
-    n3_len <= n_len;
+    if (n2_valid) begin
+        n3_mb0 <= n2_mb0;
+        n3_len <= n_lens(n2_f);
+    end
     if (rst)
         n3_valid <= 1'b0;
 end
 
 // N4: nx and sn, relative to the row (0..230), into the table
-reg [C*16-1:0] n_tab;
-reg [7:0]      n4_o;
-always @* begin
-    for (no = 0; no < C; no = no + 1) begin
-        n4_o = no[7:0];
-        n_tab[16*no +: 16] = {
-            n3_mb0[no] ? n4_o + 8'd1 + {1'b0, n3_len[7*(no+1) +: 7]} : n4_o + 8'd1,
-            n4_o + {1'b0, n3_len[7*no +: 7]}};
+function [C*16-1:0] n_table;
+    input [C:0] mb0;                   // (bit C: no offset of the row)
+    input [129*7-1:0] len;
+    integer o;
+    reg [7:0] o8;
+    begin
+        for (o = 0; o < C; o = o + 1) begin
+            o8 = o[7:0];
+            n_table[16*o +: 16] = {
+                mb0[o] ? o8 + 8'd1 + {1'b0, len[7*(o+1) +: 7]} : o8 + 8'd1,
+                o8 + {1'b0, len[7*o +: 7]}};
+        end
     end
-end
+endfunction
 
 always @(posedge clk) begin
     if (n3_valid)
-        nxm[n3_ri] <= n_tab;
+        nxm[n3_ri] <= n_table(n3_mb0, n3_len);
 end
 
 // rows of the table written: n_row, four clocks late
@@ -731,7 +740,10 @@ always @(posedge clk) begin
               (x1_last && x1_n != 4'd0) ? {1'b0, x1_n} : 5'd16;
     x2_t <= x1_raw[1:0];
     x2_k <= x1_k;
-    x2_str <= x1_pair[{x1_start, 3'd0} +: XB*8];
+    // (a stage without a group: its bytes are never used; X3 to X8 take
+    // their wide inputs on valid only)
+    if (x1_valid)
+        x2_str <= x1_pair[{x1_start, 3'd0} +: XB*8];
     if (rst)
         x2_valid <= 1'b0;
 end
@@ -790,18 +802,56 @@ always @(posedge clk) begin
         x3_valid <= 1'b0;
 end
 
-// X4: the string's bits, the fields unpacked
-reg [255:0] u_slots;
-integer     us, uh, uj, ub;
-always @* begin
-    u_slots = 0;
-    for (us = 1; us <= 16; us = us + 1)
-        for (uh = 0; uh < 3; uh = uh + 1)
-            for (uj = 0; uj < 16; uj = uj + 1)
-                for (ub = 0; ub < 16; ub = ub + 1)
-                    if (x3_w == us[3:0] - 4'd1 && x3_hc == uh[1:0] && ub < us)
-                        u_slots[16*uj + ub] = x3_str[6 + 16*uh + uj*us + ub];
-end
+// X4: the string's bits, the fields unpacked: field j of 1 + w bits at bit
+// 6 + 16 hc + j (1 + w) of the string, into slot j (16 bits, zero-extended).
+// A choice among 3 x 16 fixed wirings (the header's length, then w): the
+// fields of each wiring are constant part-selects.
+
+// the 16 fields of W bits packed from bit 0 of s (W a constant at each call)
+function [255:0] u_fields;
+    input [255:0] s;
+    input integer W;
+    integer j;
+    begin
+        for (j = 0; j < 16; j = j + 1)
+            u_fields[16*j +: 16] = s[W*j +: 16] & (16'hffff >> (16 - W));
+    end
+endfunction
+
+// str: the string's bits 293:6, after w, D and R
+function [255:0] u_unpack;
+    input [287:0] str;
+    input [3:0] w;
+    input [1:0] hc;
+    reg [255:0] s;
+    begin
+        case (hc)
+            2'd0:    s = str[0 +: 256];
+            2'd1:    s = str[16 +: 256];
+            default: s = str[32 +: 256];
+        endcase
+        case (w)
+            4'd0:    u_unpack = u_fields(s, 1);
+            4'd1:    u_unpack = u_fields(s, 2);
+            4'd2:    u_unpack = u_fields(s, 3);
+            4'd3:    u_unpack = u_fields(s, 4);
+            4'd4:    u_unpack = u_fields(s, 5);
+            4'd5:    u_unpack = u_fields(s, 6);
+            4'd6:    u_unpack = u_fields(s, 7);
+            4'd7:    u_unpack = u_fields(s, 8);
+            4'd8:    u_unpack = u_fields(s, 9);
+            4'd9:    u_unpack = u_fields(s, 10);
+            4'd10:   u_unpack = u_fields(s, 11);
+            4'd11:   u_unpack = u_fields(s, 12);
+            4'd12:   u_unpack = u_fields(s, 13);
+            4'd13:   u_unpack = u_fields(s, 14);
+            4'd14:   u_unpack = u_fields(s, 15);
+            default: u_unpack = u_fields(s, 16);
+        endcase
+        if (hc == 2'd3)         // (a header is 6, 22 or 38 bits)
+            u_unpack = 0;
+    end
+endfunction
 
 reg             x4_valid = 1'b0;
 reg  [1:0]      x4_kind = 0;
@@ -839,7 +889,9 @@ always @(posedge clk) begin
     x4_rk <= x3_rk;
     x4_rr <= x3_rr;
     x4_nraw <= x3_nraw;
-    x4_slots <= u_slots;
+    // (slots a stage without a group holds are never used)
+    if (x3_valid)
+        x4_slots <= u_unpack(x3_str[293:6], x3_w, x3_hc);
     x4_bits <= 9'd6 + {3'd0, x3_hc, 4'd0} +
                {4'd0, x3_m} * ({5'd0, x3_w} + 9'd1);
     if (rst)
@@ -890,24 +942,29 @@ always @(posedge clk) begin
     x5_rr <= x4_rr;
     x5_nraw <= x4_nraw;
     x5_slots <= x4_slots;
-    x5_raw <= x4_str[{1'b0, p_b1, 3'd0} +: 512];
+    if (x4_valid)
+        x5_raw <= x4_str[{1'b0, p_b1, 3'd0} +: 512];
     x5_len <= x4_pres ? {1'b0, p_b1} + {x4_nraw, 2'd0} : 7'd0;
     if (rst)
         x5_valid <= 1'b0;
 end
 
-// X6: each lane's field or RAW value; the tail bytes
-reg  [239:0]    l_mag;
-reg  [15:0]     l_neg;
-reg  [511:0]    l_raw;
-integer         li;
-always @* begin
-    for (li = 0; li < 16; li = li + 1) begin
-        l_mag[15*li +: 15] = x5_coded[li] ? x5_slots[16*x5_rk[4*li +: 4] + 1 +: 15] : 15'd0;
-        l_neg[li] = x5_coded[li] && x5_slots[16*x5_rk[4*li +: 4]];
-        l_raw[32*li +: 32] = x5_rm[li] ? x5_raw[32*x5_rr[4*li +: 4] +: 32] : 32'd0;
+// X6: each lane's field or RAW value; the tail bytes. {raw (32 bits a
+// lane), neg (1), mag (15)}, lane 0 first in each
+function [767:0] l_lanes;
+    input [15:0]  coded, rm;
+    input [63:0]  rk, rr;
+    input [255:0] slots;
+    input [511:0] raw;
+    integer i;
+    begin
+        for (i = 0; i < 16; i = i + 1) begin
+            l_lanes[15*i +: 15] = coded[i] ? slots[16*rk[4*i +: 4] + 1 +: 15] : 15'd0;
+            l_lanes[240 + i] = coded[i] && slots[16*rk[4*i +: 4]];
+            l_lanes[256 + 32*i +: 32] = rm[i] ? raw[32*rr[4*i +: 4] +: 32] : 32'd0;
+        end
     end
-end
+endfunction
 
 reg             x6_valid = 1'b0;
 reg  [1:0]      x6_kind = 0;
@@ -942,9 +999,8 @@ always @(posedge clk) begin
     x6_coded <= x5_coded;
     x6_rm <= x5_rm;
     x6_nraw <= x5_nraw;
-    x6_mag <= l_mag;
-    x6_neg <= l_neg;
-    x6_rawv <= l_raw;
+    if (x5_valid)
+        {x6_rawv, x6_neg, x6_mag} <= l_lanes(x5_coded, x5_rm, x5_rk, x5_rr, x5_slots, x5_raw);
     x6_tail <= x5_str[{x5_len, 3'd0} +: 24];
     if (rst)
         x6_valid <= 1'b0;

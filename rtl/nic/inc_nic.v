@@ -31,6 +31,12 @@ module inc_nic #
     // codec lanes, 8 or 16: the datapath, the DMA and MAC data buses are
     // 32 LANES bits (256 or 512); CONFIG[7:0] reports it
     parameter LANES = 16,
+    // width mode (3) built, 1 or 0; only at 16 lanes (at 8 it is never
+    // built). Without it the NIC is the 8-lane NIC's for mode 3: a TX
+    // descriptor asking for it is refused, a received width-mode chunk is
+    // dropped as malformed, and FEATURES bit 12 is clear. A model without
+    // it is smaller and faster (docs/sim.md)
+    parameter WIDTH = 1,
     // clock frequency, for interrupt coalescing timers (microseconds)
     parameter CLK_MHZ = 250,
     // clocks per tick of the management core's mtime, which the firmware
@@ -168,6 +174,7 @@ nic_csr #(
     .BUILD_ID(BUILD_ID),
     .MAC_ADDR(MAC_ADDR),
     .LANES(LANES),
+    .WIDTH(WIDTH),
     .N_STATS(INC_ST_N)
 ) csr (
     .clk(clk), .rst(rst),
@@ -239,7 +246,7 @@ wire        tp_rx_req, tp_rx_gnt, tp_rx_s_tready, tp_rx_m_tvalid,
 wire [DATA_W-1:0] tp_rx_m_tdata;
 wire [KEEP_W-1:0] tp_rx_m_tkeep;
 
-nic_tport #(.LANES(LANES)) tport (
+nic_tport #(.LANES(LANES), .WIDTH(WIDTH)) tport (
     .clk(clk), .rst(rst),
     .w_en(tp_w_en), .w_addr(tp_w_addr), .w_data(tp_w_data),
     .r_addr(tp_r_addr), .r_data(tp_r_data),
@@ -371,7 +378,7 @@ wire [KEEP_W-1:0] tx_tkeep;
 wire         tx_tvalid, tx_tlast, tx_tready;
 wire         tx_event, rx_event;
 
-nic_tx #(.LANES(LANES)) tx (
+nic_tx #(.LANES(LANES), .WIDTH(WIDTH)) tx (
     .clk(clk), .rst(rst || flush_rst[0]),
     .tx_en(tx_en), .txq_base(txq_base), .txq_size(txq_size),
     .txq_prod(txq_prod), .txq_cons(txq_cons), .max_frame(max_frame),
@@ -490,7 +497,7 @@ wire         rx_in_valid = lb ? fq_tvalid && !lb_hold && !rx_cut :
 wire         rx_in_last = lb ? fq_tlast : s_axis_rx_tlast;
 wire         rx_in_user = lb ? 1'b0 : s_axis_rx_tuser;
 
-nic_rx #(.LANES(LANES)) rx (
+nic_rx #(.LANES(LANES), .WIDTH(WIDTH)) rx (
     .clk(clk), .rst(rst || flush_rst[1]),
     .rx_en(rx_en), .rxq_base(rxq_base), .rxq_size(rxq_size),
     .rxq_prod(rxq_prod), .rxq_cons(rxq_cons), .max_frame(max_frame),

@@ -51,6 +51,8 @@ module nic_csr #
     parameter MAX_FRAME_HW = 9018,
     // codec lanes of the datapath (CONFIG[7:0])
     parameter LANES = 16,
+    // width mode built (inc_nic's WIDTH): FEATURES bit 12
+    parameter WIDTH = 1,
     // number of statistics counters
     parameter N_STATS = 18
 )
@@ -147,7 +149,7 @@ module nic_csr #
 // what this NIC does (width mode since v1.3, with 16 lanes: the engines
 // take a group of 16 values a beat; QFLUSH since v1.2, LINK_SPEED since
 // v1.1)
-localparam [31:0] FEAT_WIDTH = LANES == 16 ? INC_FEAT_MODE_WIDTH : 32'd0;
+localparam [31:0] FEAT_WIDTH = LANES == 16 && WIDTH != 0 ? INC_FEAT_MODE_WIDTH : 32'd0;
 localparam [31:0] FEATURES = INC_FEAT_TX_COMP | INC_FEAT_RX_DECOMP | INC_FEAT_MODE_PAPER |
                              INC_FEAT_MODE_SPARSE | INC_FEAT_IPV6 | INC_FEAT_VLAN |
                              INC_FEAT_LOOPBACK | INC_FEAT_IRQ_COAL | INC_FEAT_JUMBO |

@@ -44,6 +44,8 @@ module nic_rx #
     // codec lanes (8 or 16): 32-bit values per beat; the beat, the DMA and
     // MAC data buses and the RAM words are 32 LANES bits
     parameter LANES = 8,
+    // width mode built (1, at 16 lanes only; inc_nic's WIDTH)
+    parameter WIDTH = 1,
     // the beat in bits and bytes, and log2 of its bytes (derived: leave them)
     parameter DATA_W = 32 * LANES,
     parameter BB = DATA_W / 8,
@@ -128,7 +130,7 @@ module nic_rx #
 `include "inc_nic_regs.vh"
 
 // width mode (3): its decompressor takes a group of 16 values a beat
-localparam WIDTH_OK = LANES == 16;
+localparam WIDTH_OK = LANES == 16 && WIDTH != 0;
 localparam RDC_W = 26 + BS;             // nic_rd_count's counts (nic_rd_stream start_cnt)
 localparam RING_AW = 15 - BS;            // ring words (a beat each): 32 KiB
 localparam [RING_AW:0] RING_WORDS = 1 << RING_AW;

@@ -76,6 +76,8 @@ module nic_tport #
     // codec lanes (8 or 16): a raw beat is 32 LANES bits, a body beat of
     // the compressor 64 LANES bits; width mode only with 16
     parameter LANES = 16,
+    // width mode built (1, at 16 lanes only; inc_nic's WIDTH)
+    parameter WIDTH = 1,
     // the beat in bits and bytes, and log2 of its bytes (derived: leave them)
     parameter DATA_W = 32 * LANES,
     parameter BB = DATA_W / 8,
@@ -143,7 +145,7 @@ localparam WPB_W = $clog2(WPB);
 localparam OUT_WORDS = OUT_BYTES / 4;
 localparam OW_AW = $clog2(OUT_WORDS);
 localparam OB = 2 * BB;                     // bytes of a captured beat
-localparam WIDTH_OK = LANES == 16;
+localparam WIDTH_OK = LANES == 16 && WIDTH != 0;
 
 localparam [15:0] A_CTRL = INC_TP_CTRL[15:0], A_LEN = INC_TP_LEN[15:0],
                   A_STATUS = INC_TP_STATUS[15:0], A_INFO = INC_TP_INFO[15:0];

@@ -51,6 +51,8 @@ module nic_tx #
     // codec lanes (8 or 16): 32-bit values per beat; the beat, the DMA and
     // MAC data buses and the RAM words are 32 LANES bits
     parameter LANES = 8,
+    // width mode built (1, at 16 lanes only; inc_nic's WIDTH)
+    parameter WIDTH = 1,
     // the beat in bits and bytes, and log2 of its bytes (derived: leave them)
     parameter DATA_W = 32 * LANES,
     parameter BB = DATA_W / 8,
@@ -132,6 +134,8 @@ localparam [7:0] R_COMPRESSED = 8'd0, R_NOT_ASKED = 8'd1, R_NOT_IP = 8'd2,
                  R_BAD_PARAMS = 8'd6, R_NO_GAIN = 8'd7;
 
 // record slots: NR frames in flight at most
+// width mode (3): only where it is built (16 lanes, WIDTH)
+localparam WIDTH_OK = LANES == 16 && WIDTH != 0;
 localparam SLOT_W = 4;
 localparam [15:0] NR = 16'd1 << SLOT_W;
 // the rings, in words of a beat: the frame RAM 64 KiB (seven 9018-byte
@@ -393,7 +397,7 @@ reg  [13:0] f_pre_end = 0, f_suf_start = 0;
 
 // (width mode, 3, where the compressor has it: 16 lanes)
 wire params_ok = q_k >= 8'd1 && q_k <= 8'd24 &&
-                 (q_mode == 8'd1 || q_mode == 8'd2 || (LANES == 16 && q_mode == 8'd3));
+                 (q_mode == 8'd1 || q_mode == 8'd2 || (WIDTH_OK && q_mode == 8'd3));
 wire range_ok = q_rlen != 0 && q_off[15:14] == 0 && f_off_ok &&
                 q_rlen <= {2'd0, f_pay_rem} && q_rlen <= 16'd9000;
 // P6: the outcome, registered
@@ -776,7 +780,7 @@ reg  [3:0]   c_inside = 0;
 wire         c_in_end = ce_s_tvalid && c_s_tready && ce_s_tlast;
 wire         c_out_end = c_tvalid_e && ce_m_tready && c_tlast;
 
-inc_compressor #(.LANES(LANES)) comp (
+inc_compressor #(.LANES(LANES), .WIDTH(WIDTH)) comp (
     .clk(clk), .rst(rst),
     .s_axis_tdata(tp_gnt ? tp_tdata : rc_tdata), .s_axis_tkeep(tp_gnt ? tp_tkeep : rc_tkeep),
     .s_axis_tvalid(ce_s_tvalid), .s_axis_tready(c_s_tready),

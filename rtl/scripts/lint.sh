@@ -87,6 +87,10 @@ for top in "${NIC_LANES[@]}"; do
 		lint "$top" "-GLANES=$lanes"
 	done
 done
+# 16 lanes without width mode (WIDTH=0: make NIC_WIDTH=0, incsim-nowidth)
+for top in inc_compressor "${NIC_LANES[@]}"; do
+	lint "$top" -GLANES=16 -GWIDTH=0
+done
 for top in "${NIC_WIDTH[@]}"; do
 	for w in 256 512; do
 		lint "$top" "-GDATA_W=$w"

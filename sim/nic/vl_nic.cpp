@@ -2,14 +2,27 @@
 /*
  * The thin C++ layer Verilator needs: the model of inc_nic (built with
  * --prefix Vnic) behind the C interface of vl_nic.h.
+ *
+ * The lockstep check (sim/nic/vl_nic_lockstep.cpp) compiles this file twice
+ * more, with VL_NIC_AS set: VL_NIC_AS_REF for the reference model (built
+ * with --prefix Vnicref), VL_NIC_AS_CUR for the working tree's; every name
+ * of vl_nic.h then gets that model's own prefix (vl_nic_as.h).
  */
 #include <cstring>
 #include <type_traits>
 
 #include "verilated.h"
+#ifdef VL_NIC_AS_REF
+#include "Vnicref.h"
+#include "Vnicref___024root.h"
+#define Vnic Vnicref
+#define Vnic___024root Vnicref___024root
+#else
 #include "Vnic.h"
 #include "Vnic___024root.h"	// the public state of vl_nic.vlt
+#endif
 
+#include "vl_nic_as.h"
 #include "vl_nic.h"
 
 // scalar ports of any width up to 64 bits
