@@ -292,7 +292,7 @@ $(BUILD)/bin/incsim8: $(INCSIM_OBJS) $(O)/sim/nic/nic_env.o $(O)/sim/nic/vl_nic8
 # malformed on RX, as at 8 lanes), for users who do not need it: a smaller,
 # faster model (docs/sim.md)
 $(BUILD)/bin/incsim-nowidth: $(INCSIM_OBJS) $(O)/sim/nic/nic_env.o $(O)/sim/nic/vl_nicnw.o \
-	$(VLDIR)/nicnw/Vnic__ALL.a $(VL_RT)
+	$(VLDIR)/nicnw/Vnic__ALL.a $(VL_RT) $(LIBWIRE) $(LIBCODEC)
 	@mkdir -p $(dir $@)
 	@echo "  LD      $@"
 	$(Q)g++ $(LDFLAGS_ALL) -o $@ $^ -lm
@@ -364,6 +364,14 @@ bench-incsim: deps
 	$(Q)$(BUILD)/bin/bench-incsim
 	$(Q)$(BUILD)/bin/bench-incsim --model behavioral
 	$(Q)BUILD=$(BUILD) scripts/bench-guests.sh
+
+# make lockstep-eval: the lockstep check over every phase of test_nic's quick
+# traffic, mgmt's mailbox commands too (make check runs it without mgmt, in
+# the background; tests/run-tests.sh rtl/lockstep)
+.PHONY: lockstep-eval
+lockstep-eval: deps
+	$(Q)$(MAKE) --no-print-directory $(BUILD)/tests/test_nic_lockstep
+	$(Q)NIC_QUICK=1 $(BUILD)/tests/test_nic_lockstep
 
 rtl-models: $(BUILD)/bin/incsim $(BUILD)/bin/incsim8 $(BUILD)/bin/bench-incsim $(BUILD)/tests/test_engines $(BUILD)/bin/inc-rtl-codec \
 	$(BUILD)/bin/bench-rtl $(BUILD)/tests/test_nic $(BUILD)/tests/test_nic8 \

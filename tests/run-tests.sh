@@ -178,6 +178,20 @@ while read -r top lanes budget method ci; do
 	bg_suite "rtl/timing-$top$suffix" env TIMING_BUILD="$BUILD/rtl-timing" \
 		TIMING_METHOD="$method" rtl/scripts/timing.sh "$top" "$lanes" "$budget"
 done < <(grep -v '^#' rtl/timing-budget)
+# the lockstep check: the same traffic (a quarter of the frames) through the
+# working tree's 16-lane NIC and the RTL of the Makefile's LOCKSTEP_REF at
+# once, every output port compared at every clock (sim/nic/vl_nic_lockstep.cpp;
+# docs/sim.md): every phase but mgmt (2.2 M clocks of mailbox commands; the
+# firmware boots in mgmt/selftest)
+lockstep_phases=id,control,dma/arbiter,loopback/switch,reset/rx-cut,registers/under-load
+lockstep_phases+=,flush/tx,flush/rx,unmarked/loopback,unmarked/mac,marked/mac,marked/loopback
+lockstep_phases+=,marked/ineligible,rx/malformed,rx/mac-errors,rx/no-buffer,backpressure
+lockstep_phases+=,rx/line-rate,no-backpressure,dma/slow,interrupts,statistics,dma/64-bit
+lockstep_phases+=,rings/index-wrap,link/gradients,mgmt/selftest
+# (in the background queue: no timing depends on it; make lockstep-eval runs
+# every phase, mgmt too)
+bg_suite rtl/lockstep     env NIC_QUICK=1 NIC_PHASE="$lockstep_phases" \
+	"$BUILD/tests/test_nic_lockstep"
 bg_start
 # codec, optimized build
 suite codec/roundtrip     "$BUILD/tests/test_roundtrip"
@@ -231,18 +245,6 @@ suite rtl/inc-rtl-codec   env BUILD="$BUILD" tests/rtl/test_rtl_codec.sh
 suite nic/system          "$BUILD/tests/test_nic"
 # the same at 8 codec lanes (a 256-bit datapath), a quarter of the frames
 suite nic/system-8        env NIC_QUICK=1 "$BUILD/tests/test_nic8"
-# the lockstep check: the same traffic (a quarter of the frames) through the
-# working tree's 16-lane NIC and the RTL of the Makefile's LOCKSTEP_REF at
-# once, every output port compared at every clock (sim/nic/vl_nic_lockstep.cpp;
-# docs/sim.md): every phase but mgmt (2.2 M clocks of mailbox commands; the
-# firmware boots in mgmt/selftest)
-lockstep_phases=id,control,dma/arbiter,loopback/switch,reset/rx-cut,registers/under-load
-lockstep_phases+=,flush/tx,flush/rx,unmarked/loopback,unmarked/mac,marked/mac,marked/loopback
-lockstep_phases+=,marked/ineligible,rx/malformed,rx/mac-errors,rx/no-buffer,backpressure
-lockstep_phases+=,rx/line-rate,no-backpressure,dma/slow,interrupts,statistics,dma/64-bit
-lockstep_phases+=,rings/index-wrap,link/gradients,mgmt/selftest
-suite rtl/lockstep        env NIC_QUICK=1 NIC_PHASE="$lockstep_phases" \
-	"$BUILD/tests/test_nic_lockstep"
 # the 16-lane NIC built without width mode (inc_nic WIDTH=0, incsim-nowidth):
 # FEATURES, mode 3 refused on TX and dropped as malformed on RX, the other
 # modes, the self-test without the width sets
