@@ -192,6 +192,12 @@ lockstep_phases+=,rings/index-wrap,link/gradients,mgmt/selftest
 # every phase, mgmt too)
 bg_suite rtl/lockstep     env NIC_QUICK=1 NIC_PHASE="$lockstep_phases" \
 	"$BUILD/tests/test_nic_lockstep"
+# the 16-lane NIC built without width mode (inc_nic WIDTH=0, incsim-nowidth):
+# FEATURES, mode 3 refused on TX and dropped as malformed on RX, the other
+# modes, the self-test without the width sets (in the background)
+bg_suite nic/system-nowidth env NIC_QUICK=1 \
+	NIC_PHASE=id,marked/mac,marked/loopback,marked/ineligible,rx/malformed,mgmt/selftest \
+	"$BUILD/tests/test_nic-nowidth"
 bg_start
 # codec, optimized build
 suite codec/roundtrip     "$BUILD/tests/test_roundtrip"
@@ -245,12 +251,6 @@ suite rtl/inc-rtl-codec   env BUILD="$BUILD" tests/rtl/test_rtl_codec.sh
 suite nic/system          "$BUILD/tests/test_nic"
 # the same at 8 codec lanes (a 256-bit datapath), a quarter of the frames
 suite nic/system-8        env NIC_QUICK=1 "$BUILD/tests/test_nic8"
-# the 16-lane NIC built without width mode (inc_nic WIDTH=0, incsim-nowidth):
-# FEATURES, mode 3 refused on TX and dropped as malformed on RX, the other
-# modes, the self-test without the width sets
-suite nic/system-nowidth  env NIC_QUICK=1 \
-	NIC_PHASE=id,marked/mac,marked/loopback,marked/ineligible,rx/malformed,mgmt/selftest \
-	"$BUILD/tests/test_nic-nowidth"
 suite driver/static env BUILD="$BUILD" tests/driver/static-checks.sh
 suite driver/install env BUILD="$BUILD" tests/driver/test-install.sh
 suite driver/mark-range    "$BUILD/tests/test_mark_range"
