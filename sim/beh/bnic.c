@@ -356,19 +356,21 @@ static uint32_t clamp(uint32_t v, uint32_t lo, uint32_t hi)
 	return v < lo ? lo : v > hi ? hi : v;
 }
 
-/* QFLUSH: the queue ends empty at once (PROD = CONS = 0) */
+/*
+ * QFLUSH: the queue ends empty at once (PROD = CONS = 0). The RTL's flush
+ * also cancels a test-port run inside that engine; here a run has always
+ * ended within the write that started it, so there is none to cancel.
+ */
 static void qflush(struct bnic *b, uint32_t bits)
 {
 	if (bits & INC_QFLUSH_TX) {
 		b->txq.prod = 0;
 		b->txq.cons = 0;
-		bnic_tp_reset(b);
 	}
 	if (bits & INC_QFLUSH_RX) {
 		bnic_rx_flush(b);
 		b->rxq.prod = 0;
 		b->rxq.cons = 0;
-		bnic_tp_reset(b);
 	}
 }
 
@@ -578,7 +580,6 @@ void bnic_reset(struct bnic *b, uint64_t now)
 	memset(b->mbox_cmd, 0, sizeof(b->mbox_cmd));
 	memset(b->mbox_rsp, 0, sizeof(b->mbox_rsp));
 	set_halt(b, 1);
-	bnic_tp_reset(b);
 	b->tp_ctrl = b->tp_len = b->tp_status = 0;
 	memset(b->tp_out, 0, sizeof(b->tp_out));
 	bnic_rx_flush(b);

@@ -104,7 +104,6 @@ void bnic_fault_flip(uint8_t *p, size_t n, size_t beat);
 /* bnic_tport.c */
 uint32_t bnic_tp_read(struct bnic *b, uint16_t a);
 void bnic_tp_write(struct bnic *b, uint16_t a, uint32_t v);
-void bnic_tp_reset(struct bnic *b);
 
 /* little-endian fields */
 static inline uint32_t bn_get(const uint8_t *p, unsigned int n)

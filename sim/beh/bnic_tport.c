@@ -92,9 +92,3 @@ void bnic_tp_write(struct bnic *b, uint16_t a, uint32_t v)
 	}
 	b->tp_status = tp_run(b, !!(v & INC_TP_CTRL_DECOMP), mode, k);
 }
-
-/* A reset of the engine's side (a queue flush): a run has always ended. */
-void bnic_tp_reset(struct bnic *b)
-{
-	(void)b;
-}

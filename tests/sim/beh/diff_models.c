@@ -560,7 +560,6 @@ static void run_side(struct side *s, unsigned int nframes, uint64_t seed)
 	tx_phase(s, nframes, seed);
 	/* the link's frames, fed back */
 	rx_phase(s, &s->lk, seed);
-
 	lb_phase(s, seed);
 	for (i = 0; i < sizeof(id) / sizeof(id[0]); i++) {
 		uint32_t v = shimc_read(&s->c, id[i]);
