@@ -518,6 +518,7 @@ generate
     if (WIDTH_OK) begin : wgrp
         inc_width_group wg (
             .clk(clk),
+            .en(s3_valid && s3_user[6:5] == 2'd3),
             .on(s3_on),
             .tags(s3_tags),
             .mags(s3_mags),

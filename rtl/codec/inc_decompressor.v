@@ -226,9 +226,6 @@ assign in_drop = w_disc && in_pkt && !(i0_valid && i0_first);
 wire [LC-1:0]   w_off = wr_ptr[LC-1:0];
 wire [RW-1:0]   w_row = wr_ptr[AW-1:LC];
 wire [RW-1:0]   w_row1 = w_row + 1'b1;
-wire [2*C*8-1:0] w_wide = {{C*8{1'b0}}, i0_data} << {w_off, 3'd0};
-wire [C-1:0]    w_keep = i0_keep;
-wire [2*C-1:0]  w_msk = {{C{1'b0}}, w_keep} << w_off;
 // the count saturates by a sticky bit 14 (16384 bytes or more: every
 // reader only compares it with 14-bit lengths, so the low bits then do not
 // matter), chosen by the register, not by the add's carry out
@@ -240,21 +237,34 @@ wire [13:0]     u_raw_len = i0_user[20:7];
 wire [1:0]      u_mode = i0_user[6:5];
 wire [4:0]      u_k = i0_user[4:0];
 
-// the beat's bytes land in two rows, under a byte mask
-wire [2*C*8-1:0] w_bits;
-genvar gb;
-generate
-    for (gb = 0; gb < 2 * C; gb = gb + 1) begin : byte_mask
-        assign w_bits[8*gb +: 8] = {8{w_msk[gb]}};
+// the beat's bytes land in two rows, under a byte mask: row hi (0, 1) of
+// the two after the beat's bytes are placed at byte off, the row's other
+// bytes as they were (a function, called in the write's clocked block: a
+// simulator evaluates the shifts only for a beat written)
+function [C*8-1:0] w_merge;
+    input [C*8-1:0] row;
+    input [C*8-1:0] data;
+    input [C-1:0]   keep;
+    input [LC-1:0]  off;
+    input           hi;
+    reg [2*C*8-1:0] wide;
+    reg [2*C-1:0]   msk;
+    reg [C*8-1:0]   d, m;
+    integer b;
+    begin
+        wide = {{C*8{1'b0}}, data} << {off, 3'd0};
+        msk = {{C{1'b0}}, keep} << off;
+        d = hi ? wide[2*C*8-1:C*8] : wide[C*8-1:0];
+        for (b = 0; b < C; b = b + 1)
+            m[8*b +: 8] = {8{hi ? msk[C + b] : msk[b]}};
+        w_merge = (row & ~m) | (d & m);
     end
-endgenerate
+endfunction
 
 always @(posedge clk) begin
     if (w_en) begin
-        bufm[w_row] <= (bufm[w_row] & ~w_bits[C*8-1:0]) |
-                       (w_wide[C*8-1:0] & w_bits[C*8-1:0]);
-        bufm[w_row1] <= (bufm[w_row1] & ~w_bits[2*C*8-1:C*8]) |
-                        (w_wide[2*C*8-1:C*8] & w_bits[2*C*8-1:C*8]);
+        bufm[w_row] <= w_merge(bufm[w_row], i0_data, i0_keep, w_off, 1'b0);
+        bufm[w_row1] <= w_merge(bufm[w_row1], i0_data, i0_keep, w_off, 1'b1);
     end
 end
 

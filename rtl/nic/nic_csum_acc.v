@@ -6,7 +6,7 @@
  * accumulator.
  *
  * The sum of a beat's big-endian 16-bit words is not resolved: a tree of
- * 3:2 compressors (nic_csa_tree, each layer one LUT level: a bit of its sum
+ * 3:2 compressors (nic_csa_fns.vh, each layer one LUT level: a bit of its sum
  * and carry is a function of three inputs) takes the words to four
  * vectors in one clock, and a second tree takes those and the accumulator,
  * kept in carry-save form (two vectors S and C whose sum is the running
@@ -34,7 +34,7 @@
 
 module nic_csum_acc #
 (
-    // beat width, bits (256 or 512)
+    // beat width, bits: 256 or 512 (the trees of nic_csa_fns.vh)
     parameter DATA_W = 256,
     // bytes per beat, and their log2 (derived: leave them)
     parameter BB = DATA_W / 8,
@@ -73,62 +73,72 @@ endfunction
 
 wire [BB-1:0] win = prefix(hi_left) & ~prefix(lo_left);
 
-// stage 1: the beat and its mask, registered
+`include "nic_csa_fns.vh"
+
+// stage 1: the beat and its mask, registered (held between beats: stage
+// 2 takes them only after a beat)
 reg  [DATA_W-1:0] d1 = 0;
 reg  [BB-1:0]     k1 = 0;
 reg               v1 = 1'b0, clr1 = 1'b0;
 
 always @(posedge clk) begin
-    d1 <= data;
-    k1 <= keep & win;
-    v1 <= beat;
-    clr1 <= start;
     if (beat) begin
+        d1 <= data;
+        k1 <= keep & win;
         lo_left <= lo_left[13:BS] != 0 ? lo_left - BBN : 14'd0;
         hi_left <= hi_left[13:BS] != 0 ? hi_left - BBN : 14'd0;
     end
+    v1 <= beat;
+    clr1 <= start;
     if (start) begin
         lo_left <= lo;
         hi_left <= hi;
     end
 end
 
-// stage 2: the beat's words (the masked bytes) to four vectors
-wire [NW*32-1:0] words;
-wire [4*32-1:0]  w4;
-genvar g;
-generate
-    for (g = 0; g < NW; g = g + 1) begin : word
-        assign words[32*g +: 32] = {16'd0, k1[2*g] ? d1[16*g +: 8] : 8'd0,
-                                           k1[2*g+1] ? d1[16*g + 8 +: 8] : 8'd0};
+// stage 2: the beat's words (the masked bytes) to four vectors, in the
+// clocked block under v1: a tree as a function (nic_csa_fns.vh), so that
+// a simulator evaluates it only after a beat
+function [NW*32-1:0] words;
+    input [DATA_W-1:0] d;
+    input [BB-1:0]     k;
+    integer g;
+    begin
+        for (g = 0; g < NW; g = g + 1)
+            words[32*g +: 32] = {16'd0, k[2*g] ? d[16*g +: 8] : 8'd0,
+                                        k[2*g+1] ? d[16*g + 8 +: 8] : 8'd0};
     end
-endgenerate
-
-nic_csa_tree #(.N(NW), .W(32), .M(4)) tree_beat (.in(words), .out(w4));
+endfunction
 
 reg  [4*32-1:0] w4r = 0;
 reg             v2 = 1'b0, clr2 = 1'b0;
+
+generate
+    if (NW == 32) begin : beat64
+        always @(posedge clk)
+            if (v1)
+                w4r <= csa_32_4(words(d1, k1));
+    end else begin : beat32
+        always @(posedge clk)
+            if (v1)
+                w4r <= csa_16_4(words(d1, k1));
+    end
+endgenerate
+
 always @(posedge clk) begin
-    w4r <= w4;
     v2 <= v1;
     clr2 <= clr1;
 end
 
 // stage 3: those and S + C back into S and C
 reg  [31:0] s_acc = 0, c_acc = 0;
-wire [63:0] sc;
-
-nic_csa_tree #(.N(6), .W(32), .M(2)) tree_acc (
-    .in({c_acc, s_acc, w4r}), .out(sc)
-);
 
 always @(posedge clk) begin
     if (clr2) begin
         s_acc <= 0;
         c_acc <= 0;
     end else if (v2) begin
-        s_acc <= sc[31:0];
-        c_acc <= sc[63:32];
+        {c_acc, s_acc} <= csa_6_2({c_acc, s_acc, w4r});
     end
     // stage 4: resolved
     sum <= s_acc + c_acc;

@@ -11,6 +11,14 @@
  * carry-save tree from 80 words to 8 (six layers of 3:2 compressors),
  * registered; from 8 to 2 (four layers) and one add, registered. lo and hi
  * should come from registers: the range compare is in the first stage.
+ *
+ * ld enables the stages: the first takes the inputs at a clock with ld
+ * high, each later one what the stage before took a clock earlier. The
+ * caller holds ld high at every clock at which hdr, lo or hi may differ
+ * from the clock before (the header's state machine is busy); while the
+ * inputs hold, the stages hold what they would compute anyway, so sum is
+ * as above. Clock enables, not needed by the logic: they spare a
+ * simulator the trees of an idle header (nic_csa_fns.vh).
  */
 
 // Language: Verilog 2001
@@ -25,36 +33,52 @@ module nic_hsum
     input  wire [1279:0] hdr,   // byte i in bits 8i+7:8i
     input  wire [7:0]    lo,
     input  wire [7:0]    hi,
+    input  wire          ld,    // the inputs may have changed
     output reg  [22:0]   sum = 0
 );
 
-// stage 1: the words in range, zero-extended to the sum's width
-reg  [80*23-1:0] w1 = 0;
+`include "nic_csa_fns.vh"
+
+// the stages' enables
+reg v1 = 1'b0, v2 = 1'b0;
+
+always @(posedge clk) begin
+    v1 <= ld;
+    v2 <= v1;
+end
+
+// stage 1: the words in range, zero-extended to 32 bits
+reg  [80*32-1:0] w1 = 0;
 
 genvar i;
 generate
     for (i = 0; i < 80; i = i + 1) begin : word
         wire [7:0] at = 2 * i;
         always @(posedge clk)
-            w1[23*i +: 23] <= (at >= lo && at < hi) ?
-                              {7'd0, hdr[16*i +: 8], hdr[16*i + 8 +: 8]} : 23'd0;
+            if (ld)
+                w1[32*i +: 32] <= (at >= lo && at < hi) ?
+                                  {16'd0, hdr[16*i +: 8], hdr[16*i + 8 +: 8]} : 32'd0;
     end
 endgenerate
 
-// stage 2: 80 -> 8
-wire [8*23-1:0] t8;
-reg  [8*23-1:0] w2 = 0;
+// stage 2: 80 -> 8; stage 3: 8 -> 2, resolved (the sum < 2^23: bits 31:23
+// of the 32-bit operands are 0)
+reg  [8*32-1:0] w2 = 0;
 
-nic_csa_tree #(.N(80), .W(23), .M(8)) tree80 (.in(w1), .out(t8));
-
-// stage 3: 8 -> 2, resolved
-wire [2*23-1:0] t2;
-
-nic_csa_tree #(.N(8), .W(23), .M(2)) tree8 (.in(w2), .out(t2));
+function [22:0] resolve;
+    /* verilator lint_off UNUSEDSIGNAL */
+    input [63:0] t;     // bits 31:23 and 63:55 are 0
+    /* verilator lint_on UNUSEDSIGNAL */
+    begin
+        resolve = t[22:0] + t[54:32];
+    end
+endfunction
 
 always @(posedge clk) begin
-    w2 <= t8;
-    sum <= t2[22:0] + t2[45:23];
+    if (v1)
+        w2 <= csa_80_8(w1);
+    if (v2)
+        sum <= resolve(csa_8_2(w2));
 end
 
 endmodule

@@ -8,7 +8,8 @@
  * Pipelined, a new result every clock: csum is that of hdr, lo and hi as
  * they were 5 clocks before (nic_hsum, 3 clocks, then nic_fold, 2). lo and
  * hi should come from registers (nic_hsum compares them in its first
- * stage). The block's place for the result: nic_hdr_fns.vh, ip4_csum_put.
+ * stage). ld as nic_hsum's: high at every clock at which hdr, lo or hi may
+ * have changed. The block's place for the result: nic_hdr_fns.vh, ip4_csum_byte.
  */
 
 // Language: Verilog 2001
@@ -23,13 +24,14 @@ module nic_ip4_csum
     input  wire [1279:0] hdr,   // byte i in bits 8i+7:8i
     input  wire [7:0]    lo,
     input  wire [7:0]    hi,
+    input  wire          ld,    // the inputs may have changed
     output wire [15:0]   csum
 );
 
 wire [22:0] sum;
 wire [15:0] folded;
 
-nic_hsum hs (.clk(clk), .hdr(hdr), .lo(lo), .hi(hi), .sum(sum));
+nic_hsum hs (.clk(clk), .hdr(hdr), .lo(lo), .hi(hi), .ld(ld), .sum(sum));
 nic_fold fold (.clk(clk), .acc({9'd0, sum}), .folded(folded));
 
 assign csum = ~folded;

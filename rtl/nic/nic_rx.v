@@ -490,9 +490,14 @@ always @(posedge clk) begin
     addr_hi <= p_ip_ver == 4'd4 ? p_l3_off + 8'd20 : p_l3_off + 8'd40;
     ip4_hi <= p_l3_off + p_ip_hlen;
 end
+// (hreg, the parse and the bounds change only while H is busy: H_LOAD
+// writes hreg, the parse and the bounds follow in H_P1 and H_P2)
+wire h_busy = h_state != H_IDLE;
 wire [22:0] ip4_sum, addr_sum;
-nic_hsum hs_ip4 (.clk(clk), .hdr(hreg), .lo(p_l3_off), .hi(ip4_hi), .sum(ip4_sum));
-nic_hsum hs_addr (.clk(clk), .hdr(hreg), .lo(addr_lo), .hi(addr_hi), .sum(addr_sum));
+nic_hsum hs_ip4 (.clk(clk), .hdr(hreg), .lo(p_l3_off), .hi(ip4_hi), .ld(h_busy),
+                 .sum(ip4_sum));
+nic_hsum hs_addr (.clk(clk), .hdr(hreg), .lo(addr_lo), .hi(addr_hi), .ld(h_busy),
+                  .sum(addr_sum));
 
 // H_P3: the chunk header's groups and the body's start; H_P4, one adder a
 // clock: the chunk's bound (codec.md, section 6: raw_len + 2 bytes a
@@ -1207,50 +1212,72 @@ always @(posedge clk) begin
 end
 wire [7:0]    out_csum_rel = x_sh_proto == 8'd6 ? 8'd16 : 8'd6;
 wire [7:0]    l4_hdr_end = x_l4_off + x_sh_l4len;
-wire [1279:0] hb_next;
 
 // the restored header block, byte by byte: the frame's bytes up to l4_off
 // (the IP header patched back: length, protocol; IPv4 checksum 0 for now),
 // then the carried L4 header, which is the frame's bytes 16 places on,
 // with its new checksum
-wire [1279:0] ip_patched;
 
-nic_ip_patch ipp (
-    .hdr(x_hreg), .l3_off(x_l3_off), .ip_ver(x_ip_ver), .ip4_total(ip_total_x),
-    .ip6_plen(plen6_x), .proto(x_sh_proto), .patched(ip_patched)
-);
+// byte jj of the block: x_hreg's byte (IP header patched) below l4_off,
+// then the carried L4 header's byte l4b (the checksum's bytes at csum_rel
+// and the next replaced by c) below l4h_end; with put4, the IPv4 header's
+// checksum c4 in its place
+function [7:0] hb_byte;
+    input [7:0]  jj;
+    input [7:0]  l4_off;
+    input [7:0]  l4h_end;
+    input [7:0]  ipb;
+    input [7:0]  l4b;
+    input [7:0]  csum_rel;
+    input [15:0] c;
+    input        put4;
+    input [7:0]  l3_off;
+    input [15:0] c4;
+    reg   [7:0]  l4_i;
+    begin
+        l4_i = jj - l4_off;
+        if (jj < l4_off)
+            hb_byte = ipb;
+        else if (jj < l4h_end)
+            hb_byte = l4_i == csum_rel ? c[15:8] :
+                      l4_i == csum_rel + 8'd1 ? c[7:0] : l4b;
+        else
+            hb_byte = 8'd0;
+        if (put4)
+            hb_byte = ip4_csum_byte(jj, hb_byte, l3_off, c4);
+    end
+endfunction
+
+wire [1279:0] hb;              // (hbyte: a register a byte)
+reg  [7:0]    hb_len = 0;
+wire [15:0]   ip4n_c;
+
+// hb loads in X_SUMS (its IP header is final then: it does not depend on
+// the L4 checksum), so the restored IPv4 header's sum (3 clocks) and fold
+// (2) are there before X_BUILD, which loads it once more, with the L4
+// checksum, and writes the IPv4 checksum into it
+wire hb_ld = x_state == X_SUMS || x_state == X_BUILD;
+wire hb_put4 = x_state == X_BUILD && x_ip_ver == 4'd4;
 
 genvar j;
 generate
     for (j = 0; j < 160; j = j + 1) begin : hbyte
         wire [7:0] jj = j;
-        wire [7:0] l4_i = jj - x_l4_off;
-        reg  [7:0] v;
-        always @* begin
-            if (jj < x_l4_off) begin
-                v = ip_patched[8*j +: 8];
-            end else if (jj < l4_hdr_end) begin
-                v = j + 16 < 160 ? x_hreg[8*(j+16 < 160 ? j+16 : 0) +: 8] : 8'd0;
-                if (l4_i == out_csum_rel)
-                    v = l4_c[15:8];
-                if (l4_i == out_csum_rel + 8'd1)
-                    v = l4_c[7:0];
-            end else begin
-                v = 8'd0;
-            end
-        end
-        assign hb_next[8*j +: 8] = v;
+        reg  [7:0] b = 0;
+        always @(posedge clk)
+            if (hb_ld)
+                b <= hb_byte(jj, x_l4_off, l4_hdr_end,
+                             ip_patch_byte(x_hreg[8*j +: 8], jj - x_l3_off, x_ip_ver,
+                                           ip_total_x, plen6_x, x_sh_proto),
+                             j + 16 < 160 ? x_hreg[8*(j+16 < 160 ? j+16 : 0) +: 8] : 8'd0,
+                             out_csum_rel, l4_c, hb_put4, x_l3_off, ip4n_c);
+        assign hb[8*j +: 8] = b;
     end
 endgenerate
-
-// hb takes hb_next in X_SUMS (its IP header is final then: it does not
-// depend on the L4 checksum), so the restored IPv4 header's sum (3 clocks)
-// and fold (2) are there before X_BUILD, which takes hb_next once more,
-// with the L4 checksum, and writes the IPv4 checksum into it
-reg  [1279:0] hb = 0;
-reg  [7:0]    hb_len = 0;
-wire [15:0]   ip4n_c;
-nic_ip4_csum ip4n (.clk(clk), .hdr(hb), .lo(x_l3_off), .hi(x_ip4_hi), .csum(ip4n_c));
+// (hb and the record's fields change only while XO is busy: X_IDLE takes
+// the record, X_SUMS and X_BUILD write hb)
+nic_ip4_csum ip4n (.clk(clk), .hdr(hb), .lo(x_l3_off), .hi(x_ip4_hi),
+                   .ld(x_state != X_IDLE), .csum(ip4n_c));
 
 // ---- X's records, for W ------------------------------------------------------
 
@@ -1313,7 +1340,7 @@ always @(posedge clk) begin
     X_SUMS: begin
         // (hb takes its IP header now: the sums and folds of the IPv4
         // header's checksum are there long before X_BUILD)
-        hb <= hb_next;
+        // (hbyte loads hb)
         // XI's sums, once it is done with the frame; they and the range's
         // are folded (the shim's and the header's a clock later): X_CHECK
         // in 4
@@ -1347,7 +1374,7 @@ always @(posedge clk) begin
     X_B3: x_state <= X_BUILD;   // (the L4 checksum: l4_c)
     X_BUILD: begin
         restore <= 1'b1;
-        hb <= x_ip_ver == 4'd4 ? ip4_csum_put(hb_next, x_l3_off, ip4n_c) : hb_next;
+        // (hbyte loads hb, with the IPv4 checksum)
         hb_len <= l4_hdr_end;
         out_len <= x_new_end;
         x_state <= X_REC;

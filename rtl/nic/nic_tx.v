@@ -884,7 +884,7 @@ nic_csum_acc #(.DATA_W(DATA_W)) sum_suf_b (
 
 // ---- building the header block ----
 reg  [13:0]  new_end = 0;         // end of the IP packet, compressed
-reg  [1279:0] hb = 0;
+wire [1279:0] hb;               // (hbyte: a register a byte)
 reg  [7:0]   hb_len = 0;
 // the lengths of the new frame, a clock after new_end (P_BUILD1) and one
 // more for plen6: ready in P_SHIM1 and P_SHIM2
@@ -912,8 +912,12 @@ end
 // the pseudo-header addresses' sum (nic_hsum: 3 clocks after the header
 // and the bounds settle; used in P_SHIM1, long after)
 wire [22:0] addr_sum;
+// (hreg, the parse's fields and the bounds change only while P is busy:
+// P_IDLE takes the record, the bounds follow a clock later; P_BUILD2 and
+// P_BUILD3 write hb)
+wire p_busy = p_state != P_IDLE;
 nic_hsum hs_addr (
-    .clk(clk), .hdr(hreg), .lo(addr_lo), .hi(addr_hi), .sum(addr_sum)
+    .clk(clk), .hdr(hreg), .lo(addr_lo), .hi(addr_hi), .ld(p_busy), .sum(addr_sum)
 );
 
 // P_SUMS: the sums of the body, the prefix and the suffix folded
@@ -958,38 +962,60 @@ wire [127:0] shim_bytes = {16'd0, 2'd0, body_len[13:8], body_len[7:0],
                            d_rlen[15:8], d_rlen[7:0], d_k, d_mode,
                            shim_c[7:0], shim_c[15:8], d_off[7:0], d_off[15:8],
                            p_l4_len, p_proto, 8'h10, 8'h49};
-wire [1279:0] hb_next;
-wire [1279:0] ip_patched;
+wire [15:0] ip4_c;             // (nic_ip4_csum ip4, below)
 
-nic_ip_patch ipp (
-    .hdr(hreg), .l3_off(p_l3_off), .ip_ver(p_ip_ver), .ip4_total(ip_total),
-    .ip6_plen(plen6), .proto(8'd253), .patched(ip_patched)
-);
+// P_BUILD2 loads the header block when the frame goes compressed; P_BUILD3
+// writes the IPv4 checksum into it
+wire hb_build = p_state == P_BUILD2 && !(body_err || body_over || new_end >= d_len);
+wire hb_csum = p_state == P_BUILD3;
+
+// byte jj of the new block: hreg's byte (IP header patched) below l4_off,
+// the shim's byte sh_i below shim_end, then the L4 header's byte l4b below
+// l4_hdr_end
+function [7:0] hb_byte;
+    input [7:0]   jj;
+    input [7:0]   l4_off;
+    input [7:0]   sh_end;
+    input [7:0]   l4h_end;
+    input [7:0]   ipb;
+    input [3:0]   sh_i;
+    input [127:0] shim;
+    input [7:0]   l4b;
+    begin
+        if (jj < l4_off)
+            hb_byte = ipb;
+        else if (jj < sh_end)
+            hb_byte = shim[{sh_i, 3'd0} +: 8];
+        else if (jj < l4h_end)
+            hb_byte = l4b;
+        else
+            hb_byte = 8'd0;
+    end
+endfunction
 
 genvar j;
 generate
     for (j = 0; j < 160; j = j + 1) begin : hbyte
         wire [7:0] jj = j;
-        wire [3:0] sh_i = jj[3:0] - p_l4_off[3:0]; // offset in the shim
-        reg  [7:0] v;
-        always @* begin
-            if (jj < p_l4_off)
-                v = ip_patched[8*j +: 8];
-            else if (jj < shim_end)
-                v = shim_bytes[{sh_i, 3'd0} +: 8];
-            else if (jj < l4_hdr_end)
-                v = j >= 16 ? hreg[8*(j-16) +: 8] : 8'd0;
-            else
-                v = 8'd0;
+        reg  [7:0] b = 0;
+        always @(posedge clk) begin
+            if (hb_build)
+                b <= hb_byte(jj, p_l4_off, shim_end, l4_hdr_end,
+                             ip_patch_byte(hreg[8*j +: 8], jj - p_l3_off, p_ip_ver,
+                                           ip_total, plen6, 8'd253),
+                             jj[3:0] - p_l4_off[3:0], shim_bytes,
+                             j >= 16 ? hreg[8*(j >= 16 ? j-16 : 0) +: 8] : 8'd0);
+            if (hb_csum)
+                b <= ip4_csum_byte(jj, b, p_l3_off, ip4_c);
         end
-        assign hb_next[8*j +: 8] = v;
+        assign hb[8*j +: 8] = b;
     end
 endgenerate
 
 // P_IP4 (5 clocks): the patched IPv4 header's checksum, then (P_BUILD3)
 // written into it
-wire [15:0] ip4_c;
-nic_ip4_csum ip4 (.clk(clk), .hdr(hb), .lo(p_l3_off), .hi(ip4_hi), .csum(ip4_c));
+nic_ip4_csum ip4 (.clk(clk), .hdr(hb), .lo(p_l3_off), .hi(ip4_hi), .ld(p_busy),
+                  .csum(ip4_c));
 
 reg [13:0] sent_len = 0;
 
@@ -1254,7 +1280,7 @@ always @(posedge clk) begin
             sent_len <= d_len;
             p_state <= P_DONE;
         end else begin
-            hb <= hb_next;
+            // (hb loads: hb_build)
             hb_len <= l4_hdr_end;
             sent_len <= new_end;
             wait_n <= 0;
@@ -1269,8 +1295,8 @@ always @(posedge clk) begin
             p_state <= P_BUILD3;
     end
     P_BUILD3: begin
-        // the IPv4 header checksum over the patched header
-        hb <= ip4_csum_put(hb, p_l3_off, ip4_c);
+        // the IPv4 header checksum over the patched header (into hb:
+        // hb_csum)
         p_state <= P_DONE;
     end
     P_DONE: begin

@@ -39,18 +39,19 @@ static constexpr unsigned int beat_bytes =
 	wide_bytes<std::remove_reference<decltype(Vnic::s_dma_rd_data)>::type>::n;
 static_assert(beat_bytes <= VL_NIC_BEAT_MAX, "the model's beat is wider than struct vl_nic_io's");
 
-// wide ports from / to little-endian bytes (byte i = bits 8i+7:8i)
+// wide ports from / to little-endian bytes (byte i = bits 8i+7:8i): a
+// VlWide is N 32-bit words, word 0 the lowest, so on a little-endian host
+// its memory is the bytes in order (a copy: these run at every clock)
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
+	      "wide ports are copied as little-endian bytes");
 template <std::size_t N> static void set_bytes(VlWide<N> &p, const uint8_t *b)
 {
-	for (std::size_t i = 0; i < N; i++)
-		p[i] = (IData)b[4 * i] | (IData)b[4 * i + 1] << 8 |
-		       (IData)b[4 * i + 2] << 16 | (IData)b[4 * i + 3] << 24;
+	static_assert(sizeof(p[0]) == 4, "a VlWide word is 32 bits");
+	std::memcpy(&p[0], b, 4 * N);
 }
 template <std::size_t N> static void get_bytes(const VlWide<N> &p, uint8_t *b)
 {
-	for (std::size_t i = 0; i < N; i++)
-		for (int j = 0; j < 4; j++)
-			b[4 * i + j] = (uint8_t)(p[i] >> (8 * j));
+	std::memcpy(b, &p[0], 4 * N);
 }
 
 struct vl_nic {
