@@ -86,11 +86,14 @@ assign s_item_ready = !i_valid || room;
 always @(posedge clk) begin
     if (s_item_ready) begin
         i_valid <= s_item_valid;
-        i_data <= s_item_data & ~({IN_BYTES*8{1'b1}} << {s_item_len, 3'd0});
-        i_keep <= ~({IN_BYTES{1'b1}} << s_item_len);
-        i_len <= s_item_len;
-        i_last <= s_item_last;
-        i_user <= s_item_user;
+        // (the item's fields matter only while i_valid: held otherwise)
+        if (s_item_valid) begin
+            i_data <= s_item_data & ~({IN_BYTES*8{1'b1}} << {s_item_len, 3'd0});
+            i_keep <= ~({IN_BYTES{1'b1}} << s_item_len);
+            i_len <= s_item_len;
+            i_last <= s_item_last;
+            i_user <= s_item_user;
+        end
     end
     if (rst)
         i_valid <= 1'b0;

@@ -235,9 +235,6 @@ end
 
 // ---- quantize: S2 (shift), S3 (round) ---------------------------------------
 
-wire [LANES*16-1:0] qs_y;
-wire [LANES-1:0]    qs_raw_exp, qs_zero;
-
 reg                 s2_valid = 1'b0;
 reg  [LANES*32-1:0] s2_data = 0;
 reg  [LANES*16-1:0] s2_y = 0;
@@ -252,38 +249,23 @@ reg                 s2_err = 1'b0;
 reg  [2:0]          s2_gi = 0;
 reg  [2:0]          in_gi = 0;     // index in its segment of the next group
 
-wire [LANES*2-1:0]  qr_tags;
-wire [LANES*32-1:0] qr_words;
-wire [LANES*15-1:0] qr_mags;
-wire [LANES-1:0]    qr_negs;
+// the quantizer's halves (inc_quant_shift, inc_quant_round) as functions,
+// evaluated in the stages' clocked blocks under their valid
+`include "inc_quant_fns.vh"
 
-genvar l;
-generate
-    for (l = 0; l < LANES; l = l + 1) begin : lane
-        wire [1:0] tag;
-        inc_quant_shift qshift (
-            .value(s1_data[32*l +: 32]),
-            .kc(s1_kc),
-            .y(qs_y[16*l +: 16]),
-            .raw_exp(qs_raw_exp[l]),
-            .zero(qs_zero[l])
-        );
-        inc_quant_round qround (
-            .value(s2_data[32*l +: 32]),
-            .y(s2_y[16*l +: 16]),
-            .raw_exp(s2_raw_exp[l]),
-            .zero(s2_zero[l]),
-            .tag(tag),
-            .word(qr_words[32*l +: 32]),
-            .mag(qr_mags[15*l +: 15])
-        );
-        // lanes past the chunk's last value are padding: ZERO
-        assign qr_tags[2*l +: 2] = s2_on[l] ? tag : 2'd0;
-        // width mode's sign: a Q8 or Q16 value below 0
-        assign qr_negs[l] = s2_data[32*l+31] && (tag == 2'd1 || tag == 2'd2);
+// S3's lane: {neg, tag, word, mag}; a lane past the chunk's last value is
+// padding (ZERO); width mode's sign: a Q8 or Q16 value below 0
+function [49:0] s3_lane;
+    input [31:0] v;
+    input [15:0] y;
+    input        raw_exp, zero, on;
+    reg   [48:0] q;
+    begin
+        q = quant_round(v, y, raw_exp, zero);
+        s3_lane = {v[31] && (q[48:47] == 2'd1 || q[48:47] == 2'd2),
+                   on ? q[48:47] : 2'd0, q[46:0]};
     end
-endgenerate
-
+endfunction
 // the 1..3 bytes after the last whole value, for the last beat
 wire [W*8+23:0] s1_data_ext = {24'd0, s1_data};
 wire [23:0]     s1_tail = s1_data_ext[{s1_vals, 5'd0} +: 24];
@@ -295,13 +277,14 @@ always @* begin
         s1_on[ol] = ol < s1_vals;
 end
 
+integer ql;
 always @(posedge clk) begin
     s2_valid <= s1_valid;
     if (s1_valid) begin
         s2_data <= s1_data;
-        s2_y <= qs_y;
-        s2_raw_exp <= qs_raw_exp;
-        s2_zero <= qs_zero;
+        for (ql = 0; ql < LANES; ql = ql + 1)
+            {s2_y[16*ql +: 16], s2_raw_exp[ql], s2_zero[ql]} <=
+                quant_shift(s1_data[32*ql +: 32], s1_kc);
         s2_on <= s1_on;
         s2_groups <= s1_groups;
         s2_tail_len <= s1_tail_len;
@@ -335,10 +318,10 @@ reg  [2:0]          s3_gi = 0;
 always @(posedge clk) begin
     s3_valid <= s2_valid;
     if (s2_valid) begin
-        s3_tags <= qr_tags;
-        s3_words <= qr_words;
-        s3_mags <= qr_mags;
-        s3_negs <= qr_negs;
+        for (ql = 0; ql < LANES; ql = ql + 1)
+            {s3_negs[ql], s3_tags[2*ql +: 2], s3_words[32*ql +: 32], s3_mags[15*ql +: 15]} <=
+                s3_lane(s2_data[32*ql +: 32], s2_y[16*ql +: 16], s2_raw_exp[ql],
+                        s2_zero[ql], s2_on[ql]);
         s3_on <= s2_on;
         s3_groups <= s2_groups;
         s3_tail_len <= s2_tail_len;
@@ -354,19 +337,10 @@ end
 
 // ---- payload sizes and offsets: S4 --------------------------------------------
 
-wire [GPB*24-1:0] t_sizes;
-wire [GPB*48-1:0] t_offs;
+// (inc_tag_offsets as a function, inc_group_fns.vh)
+`include "inc_group_fns.vh"
 
 genvar g;
-generate
-    for (g = 0; g < GPB; g = g + 1) begin : grp_offs
-        inc_tag_offsets offs (
-            .tw(s3_tags[16*g +: 16]),
-            .sizes(t_sizes[24*g +: 24]),
-            .offsets(t_offs[48*g +: 48])
-        );
-    end
-endgenerate
 
 reg                 s4_valid = 1'b0;
 reg  [LANES*2-1:0]  s4_tags = 0;
@@ -385,8 +359,8 @@ always @(posedge clk) begin
     s4_valid <= s3_valid;
     if (s3_valid) begin
         s4_tags <= s3_tags;
-        s4_sizes <= t_sizes;
-        s4_offs <= t_offs;
+        for (ql = 0; ql < GPB; ql = ql + 1)
+            {s4_offs[48*ql +: 48], s4_sizes[24*ql +: 24]} <= tag_offsets(s3_tags[16*ql +: 16]);
         s4_words <= s3_words;
         s4_groups <= s3_groups;
         s4_tail_len <= s3_tail_len;
@@ -402,20 +376,8 @@ end
 
 // ---- pack: S5, S6 --------------------------------------------------------------
 
-wire [GPB*256-1:0] p_pay;
-wire [GPB*6-1:0]   p_size;
-
-generate
-    for (g = 0; g < GPB; g = g + 1) begin : grp
-        inc_group_pack pack (
-            .sizes(s4_sizes[24*g +: 24]),
-            .offsets(s4_offs[48*g +: 48]),
-            .words(s4_words[256*g +: 256]),
-            .payload(p_pay[256*g +: 256]),
-            .size(p_size[6*g +: 6])
-        );
-    end
-endgenerate
+// the pack (inc_group_pack as a function, group_pack): into S5's
+// registers with width mode, straight from S4 without it
 
 // what the ring write takes: with width mode (16 lanes) from S6, after two
 // registers (S5, S6) that keep the payloads in step with inc_width_group's
@@ -445,13 +407,16 @@ generate
         reg  [6:0]          s5_user = 0, s6_user = 0;
         reg                 s5_err = 1'b0, s6_err = 1'b0;
         reg  [2:0]          s5_gi = 0, s6_gi = 0;
+        integer             sg;
 
         always @(posedge clk) begin
             s5_valid <= s4_valid;
             if (s4_valid) begin
                 s5_tags <= s4_tags;
-                s5_pay <= p_pay;
-                s5_size <= p_size;
+                for (sg = 0; sg < GPB; sg = sg + 1)
+                    {s5_size[6*sg +: 6], s5_pay[256*sg +: 256]} <=
+                        group_pack(s4_sizes[24*sg +: 24], s4_offs[48*sg +: 48],
+                                   s4_words[256*sg +: 256]);
                 s5_groups <= s4_groups;
                 s5_tail_len <= s4_tail_len;
                 s5_tail <= s4_tail;
@@ -491,10 +456,13 @@ generate
         assign rw_err = s6_err;
         assign rw_gi = s6_gi;
     end else begin : s4_direct
+        for (g = 0; g < GPB; g = g + 1) begin : grp
+            assign {rw_size[6*g +: 6], rw_pay[256*g +: 256]} =
+                group_pack(s4_sizes[24*g +: 24], s4_offs[48*g +: 48],
+                           s4_words[256*g +: 256]);
+        end
         assign rw_valid = s4_valid;
         assign rw_tags = s4_tags;
-        assign rw_pay = p_pay;
-        assign rw_size = p_size;
         assign rw_groups = s4_groups;
         assign rw_tail_len = s4_tail_len;
         assign rw_tail = s4_tail;

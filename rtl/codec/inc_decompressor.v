@@ -912,15 +912,19 @@ reg  [WB:0]     p2_bytes = 0;
 reg             p2_last = 1'b0, p2_err = 1'b0;
 reg  [4:0]      p2_k = 0;
 
+// (each stage from here takes its data with the stage before's valid and
+// holds it otherwise: what it holds while not valid is never read)
 always @(posedge clk) begin
     p2_valid <= p1_valid;
-    p2_pay[255:0] <= p1_win[255:0];
-    p2_tw <= p1_tw;
-    p2_tail <= p1_tail_bytes;
-    p2_bytes <= p1_bytes;
-    p2_last <= p1_last;
-    p2_err <= p1_err;
-    p2_k <= p1_k;
+    if (p1_valid) begin
+        p2_pay[255:0] <= p1_win[255:0];
+        p2_tw <= p1_tw;
+        p2_tail <= p1_tail_bytes;
+        p2_bytes <= p1_bytes;
+        p2_last <= p1_last;
+        p2_err <= p1_err;
+        p2_k <= p1_k;
+    end
     if (rst)
         p2_valid <= 1'b0;
 end
@@ -929,7 +933,8 @@ end
 generate
     if (GPB == 2) begin : pay1
         always @(posedge clk)
-            p2_pay[511:256] <= p1_win[{1'b0, tw_bytes(p1_tw[15:0]), 3'd0} +: 256];
+            if (p1_valid)
+                p2_pay[511:256] <= p1_win[{1'b0, tw_bytes(p1_tw[15:0]), 3'd0} +: 256];
     end
 endgenerate
 
@@ -945,59 +950,45 @@ reg             p3_last = 1'b0, p3_err = 1'b0, pa_last = 1'b0, pa_err = 1'b0;
 reg             p4_last = 1'b0, p4_err = 1'b0;
 reg  [4:0]      p3_k = 0, pa_k = 0;
 
-wire [LANES*32-1:0] words, abs_words, lanes;
-wire [LANES*2-1:0]  abs_kinds;
+// the stages' logic: inc_group_unpack, inc_dequant_abs and
+// inc_dequant_norm as functions (inc_group_fns.vh), in the clocked block
+`include "inc_group_fns.vh"
 
-genvar g, l;
-generate
-    for (g = 0; g < GPB; g = g + 1) begin : grp
-        inc_group_unpack unpack (
-            .tw(p2_tw[16*g +: 16]),
-            .payload(p2_pay[256*g +: 256]),
-            .words(words[256*g +: 256])
-        );
-        for (l = 0; l < 8; l = l + 1) begin : lane
-            inc_dequant_abs dq_abs (
-                .tag(p3_tw[16*g + 2*l +: 2]),
-                .payload(p3_words[32*(8*g + l) +: 32]),
-                .kind(abs_kinds[2*(8*g + l) +: 2]),
-                .word(abs_words[32*(8*g + l) +: 32])
-            );
-            inc_dequant_norm dq_norm (
-                .kind(pa_kinds[2*(8*g + l) +: 2]),
-                .word(pa_words[32*(8*g + l) +: 32]),
-                .k(pa_k),
-                .value(lanes[32*(8*g + l) +: 32])
-            );
-        end
-    end
-endgenerate
-
+integer ug, ul;
 always @(posedge clk) begin
     p3_valid <= p2_valid;
-    p3_words <= words;
-    p3_tw <= p2_tw;
-    p3_tail <= p2_tail;
-    p3_bytes <= p2_bytes;
-    p3_last <= p2_last;
-    p3_err <= p2_err;
-    p3_k <= p2_k;
+    if (p2_valid) begin
+        for (ug = 0; ug < GPB; ug = ug + 1)
+            p3_words[256*ug +: 256] <= group_unpack(p2_tw[16*ug +: 16], p2_pay[256*ug +: 256]);
+        p3_tw <= p2_tw;
+        p3_tail <= p2_tail;
+        p3_bytes <= p2_bytes;
+        p3_last <= p2_last;
+        p3_err <= p2_err;
+        p3_k <= p2_k;
+    end
 
     pa_valid <= p3_valid;
-    pa_words <= abs_words;
-    pa_kinds <= abs_kinds;
-    pa_tail <= p3_tail;
-    pa_bytes <= p3_bytes;
-    pa_last <= p3_last;
-    pa_err <= p3_err;
-    pa_k <= p3_k;
+    if (p3_valid) begin
+        for (ul = 0; ul < LANES; ul = ul + 1)
+            {pa_kinds[2*ul +: 2], pa_words[32*ul +: 32]} <=
+                dequant_abs(p3_tw[2*ul +: 2], p3_words[32*ul +: 32]);
+        pa_tail <= p3_tail;
+        pa_bytes <= p3_bytes;
+        pa_last <= p3_last;
+        pa_err <= p3_err;
+        pa_k <= p3_k;
+    end
 
     p4_valid <= pa_valid;
-    p4_lanes <= lanes;
-    p4_tail <= pa_tail;
-    p4_bytes <= pa_bytes;
-    p4_last <= pa_last;
-    p4_err <= pa_err;
+    if (pa_valid) begin
+        for (ul = 0; ul < LANES; ul = ul + 1)
+            p4_lanes[32*ul +: 32] <= dequant_norm(pa_kinds[2*ul +: 2], pa_words[32*ul +: 32], pa_k);
+        p4_tail <= pa_tail;
+        p4_bytes <= pa_bytes;
+        p4_last <= pa_last;
+        p4_err <= pa_err;
+    end
     if (rst) begin
         p3_valid <= 1'b0;
         pa_valid <= 1'b0;
@@ -1007,16 +998,19 @@ end
 
 // values in the beat; the tail bytes follow the last (there is none when
 // the beat is full)
-wire [WB-3:0]   p4_vals = p4_bytes[WB-1:2];
-wire            p4_full = p4_bytes[WB];   // W bytes
-reg  [LANES*32-1:0] p4_data;
-integer vl;
-always @* begin
-    for (vl = 0; vl < LANES; vl = vl + 1)
-        p4_data[32*vl +: 32] = p4_full || vl[WB-3:0] < p4_vals ? p4_lanes[32*vl +: 32] : 32'd0;
-    p4_data = p4_data | ({{(LANES*32-24){1'b0}}, p4_tail} << {p4_vals, 5'd0});
-end
-wire [W-1:0]    p4_keep = ~({W{1'b1}} << p4_bytes);
+// the beat's bytes (a function: evaluated where the FIFO takes the beat)
+function [LANES*32-1:0] beat_data;
+    input [LANES*32-1:0] ln;
+    input [23:0]         tail;
+    input [WB:0]         nb;     // bytes; nb[WB]: W, a full beat
+    integer v;
+    begin
+        for (v = 0; v < LANES; v = v + 1)
+            beat_data[32*v +: 32] = nb[WB] || v[WB-3:0] < nb[WB-1:2] ?
+                                    ln[32*v +: 32] : 32'd0;
+        beat_data = beat_data | ({{(LANES*32-24){1'b0}}, tail} << {nb[WB-1:2], 5'd0});
+    end
+endfunction
 
 reg  [LANES*32-1:0] f_data [0:OQ_N-1];
 reg  [W-1:0]    f_keep [0:OQ_N-1];
@@ -1035,8 +1029,8 @@ assign m_axis_tuser = f_err[f_rp];
 
 always @(posedge clk) begin
     if (p4_valid) begin
-        f_data[f_wp] <= p4_err ? {LANES*32{1'b0}} : p4_data;
-        f_keep[f_wp] <= p4_err ? {W{1'b0}} : p4_keep;
+        f_data[f_wp] <= p4_err ? {LANES*32{1'b0}} : beat_data(p4_lanes, p4_tail, p4_bytes);
+        f_keep[f_wp] <= p4_err ? {W{1'b0}} : ~({W{1'b1}} << p4_bytes);
         f_last[f_wp] <= p4_last;
         f_err[f_wp] <= p4_err;
         f_wp <= f_wp + 1'b1;

@@ -11,7 +11,7 @@
  * negation's carry is this half's depth; inc_dequant_norm finds the
  * leading one and builds the float. The decompressor registers between the
  * two (docs/rtl.md, "Logic depth"); inc_dequant joins them. Purely
- * combinational.
+ * combinational: dequant_abs() of inc_group_fns.vh with ports.
  */
 
 // Language: Verilog 2001
@@ -28,12 +28,9 @@ module inc_dequant_abs
     output wire [31:0] word     // by kind (above)
 );
 
-wire        neg = tag == 2'd1 ? payload[7] : payload[15];
-wire [15:0] q16 = tag == 2'd1 ? {{8{payload[7]}}, payload[7:0]} : payload[15:0];
-wire [15:0] mag = neg ? (~q16 + 16'd1) : q16;
+`include "inc_group_fns.vh"
 
-assign kind = tag == 2'd3 ? 2'd3 : (tag == 2'd0 || q16 == 16'd0) ? 2'd0 : 2'd1;
-assign word = tag == 2'd3 ? payload : kind == 2'd0 ? 32'd0 : {15'd0, neg, mag};
+assign {kind, word} = dequant_abs(tag, payload);
 
 endmodule
 

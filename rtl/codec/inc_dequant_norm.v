@@ -5,7 +5,7 @@
  * value, q * 2^(1-k) is exact in float32 (|q| <= 2^15): the sign, the
  * position p of the leading one of |q| giving the exponent 127 + p + 1 - k,
  * and the bits below the leading one as the significand. Purely
- * combinational.
+ * combinational: dequant_norm() of inc_group_fns.vh with ports.
  */
 
 // Language: Verilog 2001
@@ -22,25 +22,9 @@ module inc_dequant_norm
     output wire [31:0] value    // float32 bits
 );
 
-wire        neg = word[16];
-wire [15:0] mag = word[15:0];
+`include "inc_group_fns.vh"
 
-// position of the leading one of mag
-reg [3:0] p;
-integer i;
-always @* begin
-    p = 4'd0;
-    for (i = 0; i < 16; i = i + 1)
-        if (mag[i])
-            p = i[3:0];
-end
-
-wire [7:0]  expo = 8'd128 + {4'd0, p} - {3'd0, k};
-// the bits below the leading one, moved to the top (the one falls off)
-wire [15:0] below = mag << (5'd16 - {1'b0, p});
-
-assign value = kind == 2'd3 ? word :
-               kind == 2'd1 ? {neg, expo, below, 7'd0} : 32'd0;
+assign value = dequant_norm(kind, word, k);
 
 endmodule
 

@@ -15,7 +15,8 @@
  * docs/codec.md section 12): x + r for Q8 and Q16, 0 for ZERO, not
  * meaningful for RAW. The tests on mag are made on x and r directly, and
  * the negation folds the rounding increment into one adder:
- * -(x + r) = ~x + !r. Purely combinational.
+ * -(x + r) = ~x + !r. Purely combinational: quant_round() of
+ * inc_quant_fns.vh with ports.
  */
 
 // Language: Verilog 2001
@@ -35,21 +36,9 @@ module inc_quant_round
     output wire [14:0] mag      // |q| (Q8, Q16), 0 (ZERO); RAW: not meaningful
 );
 
-wire [14:0] x = y[15:1];
-wire        r = y[0];
-wire        sign = value[31];
+`include "inc_quant_fns.vh"
 
-// mag = x + r: over 32767 only from x = 32767, r = 1
-wire raw = raw_exp || (!zero && x == 15'h7fff && r);
-wire nz = !zero && (x != 15'd0 || r);
-wire q16 = x[14:7] != 8'd0 || (x[6:0] == 7'h7f && r);
-
-// sign ? -(x + r) : x + r, 17 bits
-wire [16:0] q = ({2'b00, x} ^ {17{sign}}) + {16'd0, sign ^ r};
-
-assign tag = raw ? 2'd3 : (!nz ? 2'd0 : (q16 ? 2'd2 : 2'd1));
-assign mag = nz ? x + {14'd0, r} : 15'd0;
-assign word = raw ? value : (nz ? {{15{q[16]}}, q} : 32'd0);
+assign {tag, word, mag} = quant_round(value, y, raw_exp, zero);
 
 endmodule
 

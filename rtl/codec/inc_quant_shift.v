@@ -16,7 +16,7 @@
  *   t >= 16     sh >= 25: mag = 0                              zero
  *   else        y = m[23:8] >> t: y[15:1] = m >> sh, y[0] = m[sh-1]
  *
- * Purely combinational.
+ * Purely combinational: quant_shift() of inc_quant_fns.vh with ports.
  */
 
 // Language: Verilog 2001
@@ -34,18 +34,9 @@ module inc_quant_shift
     output wire        zero     // sh >= 25, mag = 0 (raw_exp clear)
 );
 
-wire [7:0]  e = value[30:23];
-wire [23:0] m = {1'b1, value[22:0]};
+`include "inc_quant_fns.vh"
 
-// t = kc - e, two's complement, -255..255
-wire [8:0] t = {1'b0, kc} - {1'b0, e};
-
-// the sign and m[7:0] play no part here
-wire unused_bits = ^{value[31], m[7:0]};
-
-assign raw_exp = t[8];
-assign zero = !t[8] && t[7:4] != 4'd0;
-assign y = m[23:8] >> t[3:0];
+assign {y, raw_exp, zero} = quant_shift(value, kc);
 
 endmodule
 

@@ -6,7 +6,8 @@
  * each value's payload (0, 1, 2, 4 bytes for tags 0..3) and the byte offset
  * of each payload within the group's payload (the sum of the sizes before
  * it; docs/codec.md, section 4). The group's payload length is the last
- * offset plus the last size. Purely combinational.
+ * offset plus the last size. Purely combinational: tag_offsets() of
+ * inc_group_fns.vh with ports.
  */
 
 // Language: Verilog 2001
@@ -22,21 +23,9 @@ module inc_tag_offsets
     output wire [47:0] offsets  // 8 x 6 bits: byte offset of value i
 );
 
-genvar i;
-generate
-    for (i = 0; i < 8; i = i + 1) begin : lane
-        wire [1:0] t = tw[2*i +: 2];
-        wire [2:0] sz = t == 2'd3 ? 3'd4 : {1'b0, t};
-        wire [5:0] off;
-        if (i == 0) begin : first
-            assign off = 6'd0;
-        end else begin : rest
-            assign off = lane[i-1].off + {3'd0, lane[i-1].sz};
-        end
-        assign offsets[6*i +: 6] = off;
-        assign sizes[3*i +: 3] = sz;
-    end
-endgenerate
+`include "inc_group_fns.vh"
+
+assign {offsets, sizes} = tag_offsets(tw);
 
 endmodule
 

@@ -14,8 +14,10 @@
  * Built once per model (make bench-incsim runs them all; docs/sim.md).
  *
  * usage: bench-nic-model [--seconds S] [--mode M] [--gbps G] [--name NAME]
- *                        [--row idle|marked]
- *   (--seconds: CPU seconds per row, default 3; --mode: the chunk mode,
+ *                        [--row idle|marked] [--clocks N]
+ *   (--seconds: CPU seconds per row, default 3; --clocks: N clocks per
+ *   row instead (and N/4 to start the traffic), a fixed amount of work to
+ *   count instructions per clock under valgrind --tool=callgrind; --mode: the chunk mode,
  *   default width (3) where the model has it, FEATURES bit 12, else sparse (2))
  */
 #include <getopt.h>
@@ -64,7 +66,12 @@ static void die(const char *what)
 	exit(1);
 }
 
-/* M clocks per second over about secs seconds of wall time */
+/* --clocks: a row's clocks (0: run for its seconds) */
+static uint64_t row_clocks;
+static double base_secs = 3;
+
+/* M clocks per second over about secs seconds of wall time (or over
+ * row_clocks clocks, when set: secs then scales them) */
 static double run(struct nic_env *e, struct nic_drv *d, double secs, int traffic,
 		  unsigned int mode, const uint8_t *frame, size_t len, size_t pay_off,
 		  unsigned long *frames)
@@ -108,7 +115,8 @@ static double run(struct nic_env *e, struct nic_drv *d, double secs, int traffic
 			nic_env_step(e, 100);
 		}
 		t = now();
-	} while (t - t0 < secs);
+	} while (row_clocks ? nic_env_clock(e) - c0 < (uint64_t)(row_clocks * secs / base_secs) :
+			      t - t0 < secs);
 	*frames = rx;
 	return (double)(nic_env_clock(e) - c0) / (t - t0) / 1e6;
 }
@@ -121,6 +129,7 @@ int main(int argc, char **argv)
 		{ "gbps", required_argument, NULL, 'g' },
 		{ "name", required_argument, NULL, 'n' },
 		{ "row", required_argument, NULL, 'r' },
+		{ "clocks", required_argument, NULL, 'c' },
 		{ NULL, 0, NULL, 0 },
 	};
 	double secs = 3, gbps = 100, idle, busy;
@@ -143,11 +152,13 @@ int main(int argc, char **argv)
 		case 'g': gbps = atof(optarg); break;
 		case 'n': name = optarg; break;
 		case 'r': row = optarg; break;
+		case 'c': row_clocks = strtoull(optarg, NULL, 0); break;
 		default:
-			fprintf(stderr, "usage: bench-nic-model [--seconds S] [--mode M] [--gbps G] [--name NAME] [--row idle|marked]\n");
+			fprintf(stderr, "usage: bench-nic-model [--seconds S] [--mode M] [--gbps G] [--name NAME] [--row idle|marked] [--clocks N]\n");
 			return 2;
 		}
 	}
+	base_secs = secs;
 	nic_env_cfg_default(&cfg, 1);
 	nic_env_cfg_nobp(&cfg);
 	cfg.wire_bytes_per_clk = gbps * 1e9 / 8 / (CLK_MHZ * 1e6);
