@@ -1367,7 +1367,7 @@ assign o_pop = m_axis_tvalid && m_axis_tready;
 
 always @(posedge clk) begin
     status_valid <= o_pop && oh_last;
-    status_error <= oh_err;
+    status_error <= o_pop && oh_last && oh_err;
     if (o_pop) begin
         oq_rp <= oq_rp + 1'b1;
         if (oh_last) begin
