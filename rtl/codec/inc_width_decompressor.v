@@ -21,40 +21,50 @@
  * Structure. The serial part of decoding is finding the groups: a group
  * starts where the one before it ends, and its length is in its first 5
  * bytes (w, D, R and the masks: docs/codec.md). So the length is computed
- * ahead, for every byte of the body, as if a group started there:
- *   - writer: the body's beats packed into a ring of 128-byte rows; each
+ * ahead, for every byte of the body, as if a group started there, and the
+ * loop that follows the groups is a table read and a choice:
+ *   - writer (I0, I1, I2): the beat registered; its place in the ring (each
  *     chunk's body starts at a new row; a chunk queue holds each chunk's
- *     start, parameters and body length;
- *   - next table (N1..N4): for each row, once the row and the 6 bytes after
- *     it are written (or its chunk has ended), for each offset o of the row
- *     nx[o] = o + the length of a 16-value group at o, and sn[o] = where
- *     the first group of a segment whose mask byte is at o ends (o + 1 when
- *     the mask's bit 0 is clear), both relative to the row (0..230);
- *   - chaser: the loop. It holds the next table and bytes of the row it is
- *     in (A) and the next two (B, C: a group is at most 70 bytes, so two
- *     row crossings can come in two clocks) and of the next chunk's first
- *     row (P, so that a chunk starts without a bubble), filled by one row
- *     read a clock whose address comes from registers only. Per clock it
- *     takes one group: its start p, and p' = sn[p] at a segment's first
- *     group (the mask byte read at p), else nx[p] for a present group, p
- *     for an absent one; crossing into the next row moves the rows up. A
- *     128-way read and a choice: no adder in the loop. It writes a
- *     descriptor per group (and one for tail bytes that need a beat of
- *     their own, one for a chunk without groups); past the end of an ended
- *     body it follows no more pointers;
- *   - extractor (X1..X7): per descriptor, one clock each: the two rows at
- *     its start; the group's 106 bytes rotated out; its header (masks,
- *     ranks, counts, checks); its lengths; its fields unpacked at 1 + w
- *     bits and its RAW values and tail bytes placed; each lane's value
- *     chosen and checked; RAW values re-quantized (they must class RAW)
- *     and coded values made floats (inc_dequant_norm): an output beat into
- *     the output FIFO, which has a place promised for it before its
- *     descriptor is taken. The chunk's last beat waits there for its
- *     verdict: the body's length against the length its groups call for.
+ *     start, parameters and body length) and the beat rotated to it; the
+ *     bytes written into the ring, 128 byte-wide banks of BUF_ROWS rows
+ *     (LUT RAM: a beat writes each bank at most once, at its row or the
+ *     next). What readers see of the writer (its pointer, its chunk, the
+ *     queue's end) is a clock late, as the bytes are;
+ *   - next table (N1..N4): for each row, once the row and the 5 bytes after
+ *     it are written (or its chunk has ended): each byte's popcounts, then
+ *     for each offset o the popcount of the 16 bits at bit 6 (a mask: the
+ *     coded mask at o, the RAW mask at o + 2); the form's value count times
+ *     1 + w (shifts and adds); nx[o] = o + the length of a 16-value group
+ *     at o, and sn[o] = where the first group of a segment whose mask byte
+ *     is at o ends (o + 1 when the mask's bit 0 is clear), both relative to
+ *     the row (0..229), and the byte itself: three LUT RAM tables, one row
+ *     written a clock;
+ *   - chaser: the loop. Per clock it takes one group: its start p, and p' =
+ *     sn[p] at a segment's first group (the mask byte read at p), else
+ *     nx[p] for a present group, p for an absent one: a read of the row's
+ *     table (LUT RAM) and a 128-way choice, no adder; crossing into the next
+ *     row increments the row. It writes a descriptor per group (and one for
+ *     tail bytes that need a beat of their own, one for a chunk without
+ *     groups); past the end of an ended body it follows no more pointers;
+ *   - extractor (X1..X8): per descriptor, one clock each: the descriptor
+ *     registered with the banks its window wraps into; each bank read at
+ *     the group's row or the next (the 128 bytes from its start, rotated);
+ *     the group's 106 bytes rotated out; its header (masks, ranks, counts,
+ *     checks); its lengths and fields unpacked at 1 + w bits; its RAW
+ *     values and tail bytes shifted down; each lane's value chosen; the
+ *     checks, RAW values re-quantized (they must class RAW) and coded values
+ *     made floats (inc_dequant_norm): an output beat into the output FIFO,
+ *     which has a place promised for it before its descriptor is taken. The
+ *     chunk's last beat waits there for its verdict: the body's length
+ *     against the length its groups call for.
  * The last group of a chunk may be short (cnt < 16): its length is the
  * extractor's, not the table's, and nothing follows it in the chunk.
  * Bytes of a body past the length its groups call for are dropped once its
  * last beat has left.
+ *
+ * Written for synthesis (no multiplier, every wide choice a tree of words
+ * or a shifter in log stages, tables in LUT RAM) and for the simulator
+ * (the wide stages computed only on the clocks that load them).
  */
 
 // Language: Verilog 2001
@@ -65,7 +75,8 @@
 
 module inc_width_decompressor #
 (
-    // Rows of the body ring, 128 bytes each, a power of two, at least 16
+    // Rows of the body ring and of the next table, 128 bytes each, a power
+    // of two, at least 16 (LUT RAM: up to 32 cost the same)
     parameter BUF_ROWS = 16
 )
 (
@@ -124,6 +135,89 @@ function [7:0] keep_count;
     end
 endfunction
 
+// bit i set for i < n (n up to 128): one comparison with a constant a bit
+function [C-1:0] below;
+    input [7:0] n;
+    integer i;
+    begin
+        for (i = 0; i < C; i = i + 1)
+            below[i] = n > i[7:0];
+    end
+endfunction
+
+// the 128 bytes of x rotated up by s bytes: byte j to (j + s) mod 128
+function [C*8-1:0] rot_up;
+    input [C*8-1:0] x;
+    input [6:0] s;
+    integer b;
+    reg [C*8-1:0] r;
+    begin
+        r = x;
+        for (b = 6; b >= 0; b = b - 1)
+            if (s[b])
+                r = (r << (8 << b)) | (r >> (C*8 - (8 << b)));
+        rot_up = r;
+    end
+endfunction
+
+// the 128 bits of x rotated up by s: bit j to (j + s) mod 128
+function [C-1:0] rot_up1;
+    input [C-1:0] x;
+    input [6:0] s;
+    integer b;
+    reg [C-1:0] r;
+    begin
+        r = x;
+        for (b = 6; b >= 0; b = b - 1)
+            if (s[b])
+                r = (r << (1 << b)) | (r >> (C - (1 << b)));
+        rot_up1 = r;
+    end
+endfunction
+
+// the first XB of the 128 bytes of x rotated down by s: byte i is x's byte
+// (i + s) mod 128; the coarse stages first, so the later ones are narrow
+function [XB*8-1:0] rot_down;
+    input [C*8-1:0] x;
+    input [6:0] s;
+    integer b;
+    reg [C*8-1:0] r;
+    begin
+        r = x;
+        for (b = 6; b >= 0; b = b - 1)
+            if (s[b])
+                r = (r >> (8 << b)) | (r << (C*8 - (8 << b)));
+        rot_down = r[XB*8-1:0];
+    end
+endfunction
+
+// bits set in a byte, in its low 6 bits
+function [3:0] pc8;
+    input [7:0] x;
+    begin
+        pc8 = ({1'b0, pc6(x[5:0])} + {3'd0, x[6]}) + {3'd0, x[7]};
+    end
+endfunction
+
+function [2:0] pc6;
+    input [5:0] x;
+    begin
+        pc6 = ({1'b0, {1'b0, x[0]} + {1'b0, x[1]} + {1'b0, x[2]}}) +
+              ({1'b0, {1'b0, x[3]} + {1'b0, x[4]} + {1'b0, x[5]}});
+    end
+endfunction
+
+// a times b, 5 bits each, at most 256 (shifts and adds: no multiplier)
+function [8:0] mul5;
+    input [4:0] a;
+    input [4:0] b;
+    begin
+        mul5 = (b[0] ? {4'd0, a} : 9'd0) + (b[1] ? {3'd0, a, 1'b0} : 9'd0) +
+               (b[2] ? {2'd0, a, 2'd0} : 9'd0) + (b[3] ? {1'd0, a, 3'd0} : 9'd0) +
+               (b[4] ? {a, 4'd0} : 9'd0);
+    end
+endfunction
+
 // ---- I0: the input beat -----------------------------------------------------------
 
 reg             in_ok = 1'b0;
@@ -145,7 +239,7 @@ always @(posedge clk) begin
     if (in_take) begin
         i0_data <= s_axis_tdata;
         i0_nb <= keep_count(s_axis_tkeep);
-        i0_keep <= ~({C{1'b1}} << keep_count(s_axis_tkeep));
+        i0_keep <= below(keep_count(s_axis_tkeep));
         i0_first <= !in_pkt;
         i0_last <= s_axis_tlast;
         i0_user <= s_axis_tuser;
@@ -168,9 +262,8 @@ reg  [14:0]     cq_blen [0:CQ_N-1];    // body bytes; bit 14: 16384 or more
 reg  [CQ_W:0]   cq_wp = 0;             // next entry the writer fills
 reg  [CQ_W:0]   cq_rp = 0;             // oldest (the output's)
 
-// ---- I1: the writer ---------------------------------------------------------------------
+// ---- I1: the writer places the beat --------------------------------------------------
 
-reg  [C*8-1:0]  bufm [0:BUF_ROWS-1];
 reg  [PW-1:0]   wr_ptr = 0;            // next byte
 reg  [PW-1:0]   rel_ptr = 0;           // oldest byte still needed
 reg  [CQ_W-1:0] w_seq = 0;             // the writer's chunk
@@ -185,34 +278,14 @@ wire [PW-1:0]   w_base = (i0_first && wr_ptr[6:0] != 7'd0) ?
                          {wr_ptr[PW-1:7] + 1'b1, 7'd0} : wr_ptr;
 wire            w_en = i0_valid && (i0_first || !w_disc);
 assign in_drop = w_disc && in_pkt && !(i0_valid && i0_first);
-wire [6:0]      w_off = w_base[6:0];
+wire [6:0]      w_off = i0_first ? 7'd0 : wr_ptr[6:0];
 wire [RW-1:0]   w_row = w_base[AW-1:7];
-wire [RW-1:0]   w_row1 = w_row + 1'b1;
-wire [2*C*8-1:0] w_wide = {{C*8{1'b0}}, i0_data} << {w_off, 3'd0};
-wire [2*C-1:0]  w_msk = {{C{1'b0}}, i0_keep} << w_off;
 wire [14:0]     w_blen_sum = {1'b0, w_blen[13:0]} + {7'd0, i0_nb};
 wire [14:0]     w_blen_next = i0_first ? {7'd0, i0_nb} :
                               w_blen[14] ? w_blen : w_blen_sum;
 wire [13:0]     u_raw_len = i0_user[20:7];
 wire [1:0]      u_mode = i0_user[6:5];
 wire [4:0]      u_k = i0_user[4:0];
-
-wire [2*C*8-1:0] w_bits;
-genvar gb;
-generate
-    for (gb = 0; gb < 2 * C; gb = gb + 1) begin : byte_mask
-        assign w_bits[8*gb +: 8] = {8{w_msk[gb]}};
-    end
-endgenerate
-
-always @(posedge clk) begin
-    if (w_en) begin
-        bufm[w_row] <= (bufm[w_row] & ~w_bits[C*8-1:0]) |
-                       (w_wide[C*8-1:0] & w_bits[C*8-1:0]);
-        bufm[w_row1] <= (bufm[w_row1] & ~w_bits[2*C*8-1:C*8]) |
-                        (w_wide[2*C*8-1:C*8] & w_bits[2*C*8-1:C*8]);
-    end
-end
 
 // the extractor has taken the writer's chunk's last descriptor (x_done is
 // past it): it has read all the bytes it will, the rest is dropped (its
@@ -228,9 +301,24 @@ wire [PW-8:0] used = wr_ptr[PW-1:7] - rel_ptr[PW-1:7];
 localparam [PW-8:0] ROWS_MAX = ROWS_MAX_I[PW-8:0];
 wire [CQ_W:0] cq_used = cq_wp - cq_rp;   // chunks in the queue
 
+// I2's registers: the beat rotated to its place, the banks it writes, the
+// banks below its offset (they take the next row)
+reg             w1_en = 1'b0;
+reg  [C*8-1:0]  w1_data = 0;
+reg  [C-1:0]    w1_keep = 0;
+reg  [C-1:0]    w1_lo = 0;
+reg  [RW-1:0]   w1_row = 0, w1_row1 = 0;
+
 always @(posedge clk) begin
-    if (w_en)
+    w1_en <= w_en;
+    if (w_en) begin
+        w1_data <= rot_up(i0_data, w_off);
+        w1_keep <= rot_up1(i0_keep, w_off);
+        w1_lo <= below({1'b0, w_off});
+        w1_row <= w_row;
+        w1_row1 <= w_row + 1'b1;
         wr_ptr <= w_base + {{(PW-8){1'b0}}, i0_nb};
+    end
     if (i0_valid) begin
         w_blen <= w_blen_next;
         if (i0_last) begin
@@ -253,6 +341,7 @@ always @(posedge clk) begin
     w_disc <= !(i0_valid && i0_first) && !w_ended && w_out;
     in_ok <= used <= ROWS_MAX && cq_used <= CQ_MAX;
     if (rst) begin
+        w1_en <= 1'b0;
         wr_ptr <= 0;
         cq_wp <= 0;
         w_seq <= 0;
@@ -263,11 +352,35 @@ always @(posedge clk) begin
     end
 end
 
+// What the readers see of the writer: a clock late, when I2 has written
+// the bytes (the pointer, its chunk and whether it has ended, its length
+// so far, the queue's end)
+reg  [PW-1:0]   wr_v = 0;
+reg  [CQ_W-1:0] w_seq_v = 0;
+reg             w_ended_v = 1'b1;
+reg  [14:0]     w_blen_v = 0;
+reg  [CQ_W:0]   cq_wp_v = 0;
+
+always @(posedge clk) begin
+    wr_v <= wr_ptr;
+    w_seq_v <= w_seq;
+    w_ended_v <= w_ended;
+    w_blen_v <= w_blen;
+    cq_wp_v <= cq_wp;
+    if (rst) begin
+        wr_v <= 0;
+        w_seq_v <= 0;
+        w_ended_v <= 1'b1;
+        w_blen_v <= 0;
+        cq_wp_v <= 0;
+    end
+end
+
 // a chunk's body has ended
 function ended;
     input [CQ_W-1:0] seq;
     begin
-        ended = seq != w_seq || w_ended;
+        ended = seq != w_seq_v || w_ended_v;
     end
 endfunction
 
@@ -276,34 +389,71 @@ function written;
     input [PW-1:0] a;
     reg [PW-1:0] d;
     begin
-        d = wr_ptr - a;
+        d = wr_v - a;
         written = !d[PW-1];
     end
 endfunction
 
-// ---- the next table: N1 (read), N2 (fields), N3 (lengths), N4 (write) -------------
+// ---- the ring: 128 banks of a byte --------------------------------------------------
+//
+// Bank j holds byte j of every row. I2 writes a beat's bytes (w1_keep) at
+// its row, or the next below its offset; N1 reads a row (and banks 0-4 the
+// next row's first bytes); X1 reads the 128 bytes from a group's start
+// (banks below its offset at the next row).
 
 reg  [PW-8:0]   n_row = 0;             // next row to compute, with the order bit
-reg  [C*16-1:0] nxm [0:BUF_ROWS-1];    // {sn, nx} of each byte of a row
+wire [RW-1:0]   n_ri = n_row[RW-1:0];
+wire [RW-1:0]   n_ri1 = n_ri + 1'b1;
+wire            n_in;
+reg  [C*8-1:0]  n1_bytes = 0;          // the row
+reg  [5*8-1:0]  n1_next = 0;           // the next row's first 5 bytes
+
+wire            x_take;
+reg  [RW-1:0]   dh_ri = 0, dh_ri1 = 0; // the descriptor at the head: its row, the next
+reg  [C-1:0]    dh_lo = 0;             // ... banks below its offset
+reg  [C*8-1:0]  x1_win = 0;            // the 128 bytes from its start, rotated
+
+genvar gb;
+generate
+    for (gb = 0; gb < C; gb = gb + 1) begin : bank
+        reg  [7:0] mem [0:BUF_ROWS-1];
+        always @(posedge clk) begin
+            if (w1_en && w1_keep[gb])
+                mem[w1_lo[gb] ? w1_row1 : w1_row] <= w1_data[8*gb +: 8];
+            if (n_in)
+                n1_bytes[8*gb +: 8] <= mem[n_ri];
+            if (x_take)
+                x1_win[8*gb +: 8] <= mem[dh_lo[gb] ? dh_ri1 : dh_ri];
+        end
+        if (gb < 5) begin : next
+            always @(posedge clk)
+                if (n_in)
+                    n1_next[8*gb +: 8] <= mem[n_ri1];
+        end
+    end
+endgenerate
+
+// ---- the next table: N1 (read), N2 (popcounts), N3 (products), N4 (write) -----------
+
+reg  [C*8-1:0]  t_nx [0:BUF_ROWS-1];   // nx of each byte of a row
+reg  [C*8-1:0]  t_sn [0:BUF_ROWS-1];   // sn
+reg  [C*8-1:0]  t_mb [0:BUF_ROWS-1];   // the byte (a mask byte at a segment's start)
 
 wire [PW-1:0]   n_addr = {n_row, 7'd0};
 // the writer's chunk started after the row: the row is further from the
 // write pointer than the chunk's bytes so far (a body may be longer than
 // the ring, so addresses alone cannot tell)
-wire [PW-1:0]   n_dist = wr_ptr - n_addr;
-wire            n_after = {{(15-PW){1'b0}}, n_dist} > w_blen;
+wire [PW-1:0]   n_dist = wr_v - n_addr;
+wire            n_after = {{(15-PW){1'b0}}, n_dist} > w_blen_v;
 wire [PW-1:0]   n_lag = rel_ptr - n_addr - 1'b1;  // released: skip it
 wire            n_behind = !n_lag[PW-1];
 // every byte of the row and the 5 after it that will come is there: they
 // are written, or the row's chunk has ended
-wire            n_in = !n_behind && written(n_addr + 1'b1) &&
-                       (written(n_addr + 133) || w_ended || n_after);
-wire [RW-1:0]   n_ri = n_row[RW-1:0];
-wire [RW-1:0]   n_ri1 = n_ri + 1'b1;
+assign          n_in = !n_behind && written(n_addr + 1'b1) &&
+                       (written(n_addr + 133) || w_ended_v || n_after);
 
 reg             n1_valid = 1'b0;
 reg  [RW-1:0]   n1_ri = 0;
-reg  [136*8-1:0] n1_bytes = 0;         // the row and 8 bytes of the next
 
 always @(posedge clk) begin
     n1_valid <= n_in;
@@ -312,104 +462,131 @@ always @(posedge clk) begin
     else if (n_in)
         n_row <= n_row + 1'b1;
     n1_ri <= n_ri;
-    // (the bytes of a clock without a row are never used: N2 to N4 take
-    // their inputs on valid only)
-    if (n_in)
-        n1_bytes <= {bufm[n_ri1][8*8-1:0], bufm[n_ri]};
     if (rst) begin
         n_row <= 0;
         n1_valid <= 1'b0;
     end
 end
 
-// N2: the fields of a 16-value group at each offset o (0..128):
-// {h, w, m, nraw}, 6 + 4 + 5 + 5 bits each offset, in that order from bit 0
-integer          no;
-function [129*20-1:0] n_fields;
-    input [136*8-1:0] b;               // the row and the bytes after it
+// N2: for each offset o (0..130), the popcount of the 16 bits at bit 6 of
+// byte o: bits 7:6 of byte o, byte o + 1, bits 5:0 of byte o + 2 (each
+// byte's counts shared by three offsets). A group at o has its coded mask
+// (mask form) or RAW mask (dense form) there, and its RAW mask (mask form)
+// at o + 2.
+function [131*5-1:0] n_sums;
+    input [133*8-1:0] b;               // the row and the 5 bytes after it
     integer o;
-    reg [37:0] x;
-    reg [15:0] cm, rm;
-    reg [4:0]  nraw;
+    reg [1:0] x;
+    reg [7:0] y;
+    reg [5:0] z;
     begin
-        for (o = 0; o <= C; o = o + 1) begin
-            x = b[8*o +: 38];
-            cm = x[4] ? 16'd0 : x[21:6];
-            rm = !x[5] ? 16'd0 : x[4] ? x[21:6] : x[37:22];
-            nraw = pc16(rm);
-            n_fields[20*o +: 20] = {nraw, x[4] ? 5'd16 - nraw : pc16(cm), x[3:0],
-                                    6'd6 + (x[4] ? 6'd0 : 6'd16) + (x[5] ? 6'd16 : 6'd0)};
+        for (o = 0; o <= C + 2; o = o + 1) begin
+            x = b[8*o + 6 +: 2];
+            y = b[8*(o+1) +: 8];
+            z = b[8*(o+2) +: 6];
+            n_sums[5*o +: 5] = ({4'd0, x[0]} + {4'd0, x[1]}) +
+                               {1'b0, pc8(y)} + {2'd0, pc6(z)};
         end
     end
 endfunction
 
 reg             n2_valid = 1'b0;
 reg  [RW-1:0]   n2_ri = 0;
-reg  [128:0]    n2_mb0 = 0;            // bit 0 of each byte (a mask's group 0)
-reg  [129*20-1:0] n2_f = 0;          // n_fields
+reg  [129*8-1:0] n2_b = 0;             // bytes 0..128
+reg  [131*5-1:0] n2_s = 0;             // n_sums
 
 always @(posedge clk) begin
     n2_valid <= n1_valid;
     n2_ri <= n1_ri;
     if (n1_valid) begin
-        for (no = 0; no <= C; no = no + 1)
-            n2_mb0[no] <= n1_bytes[8*no];
-        n2_f <= n_fields(n1_bytes);
+        n2_b <= {n1_next[7:0], n1_bytes};
+        n2_s <= n_sums({n1_next, n1_bytes});
     end
     if (rst)
         n2_valid <= 1'b0;
 end
 
-// N3: bytes of the group: ceil((h + m (1 + w)) / 8) + 4 nraw, at most 102
-function [129*7-1:0] n_lens;
-    input [129*20-1:0] f;
+// N3: for each offset o (0..128), a group's header there: w, D, R; its
+// value fields' bits, m (1 + w) with m the coded values (mask form: the
+// coded mask's count; dense: 16 less the RAW values); its RAW values; its
+// header's masks (0, 1 or 2). {hc, nraw, bits}: 2 + 5 + 9 bits an offset.
+function [129*16-1:0] n_prods;
+    input [129*8-1:0] b;
+    input [131*5-1:0] s;
     integer o;
-    reg [8:0] t;
+    reg [5:0] x;
+    reg [4:0] s1, s2, nraw, t, w1;
+    reg [8:0] p;
     begin
         for (o = 0; o <= C; o = o + 1) begin
-            t = {3'd0, f[20*o +: 6]} +
-                {4'd0, f[20*o + 10 +: 5]} * ({5'd0, f[20*o + 6 +: 4]} + 9'd1);
-            n_lens[7*o +: 7] = {1'b0, t[8:3]} + {6'd0, t[2:0] != 3'd0} +
-                               {f[20*o + 15 +: 5], 2'd0};
+            x = b[8*o +: 6];
+            s1 = s[5*o +: 5];
+            s2 = s[5*(o+2) +: 5];
+            nraw = !x[5] ? 5'd0 : x[4] ? s1 : s2;
+            t = x[4] ? 5'd16 - s1 : s1;
+            w1 = {1'b0, x[3:0]} + 5'd1;
+            p = (x[4] && !x[5]) ? {w1, 4'd0} : mul5(t, w1);
+            n_prods[16*o +: 16] = {{1'b0, !x[4]} + {1'b0, x[5]}, nraw, p};
         end
     end
 endfunction
 
 reg             n3_valid = 1'b0;
 reg  [RW-1:0]   n3_ri = 0;
-reg  [128:0]    n3_mb0 = 0;
-reg  [129*7-1:0] n3_len = 0;
+reg  [129*8-1:0] n3_b = 0;
+reg  [129*16-1:0] n3_p = 0;
 
 always @(posedge clk) begin
     n3_valid <= n2_valid;
     n3_ri <= n2_ri;
     if (n2_valid) begin
-        n3_mb0 <= n2_mb0;
-        n3_len <= n_lens(n2_f);
+        n3_b <= n2_b;
+        n3_p <= n_prods(n2_b, n2_s);
     end
     if (rst)
         n3_valid <= 1'b0;
 end
 
-// N4: nx and sn, relative to the row (0..230), into the table
-function [C*16-1:0] n_table;
-    input [C:0] mb0;                   // (bit C: no offset of the row)
-    input [129*7-1:0] len;
-    integer o;
-    reg [7:0] o8;
+// N4: nx[o] = o + ceil((6 + 16 hc + bits) / 8) + 4 nraw, relative to the
+// row (0..229); sn[o] = nx[o + 1] when the byte's bit 0 is set (a present
+// group 0 after a mask byte), else o + 1
+function [7:0] nx_of;
+    input [7:0]  o;
+    input [15:0] p;                    // {hc, nraw, bits}
+    reg [7:0] t;
+    reg [2:0] unused_lo;
     begin
-        for (o = 0; o < C; o = o + 1) begin
-            o8 = o[7:0];
-            n_table[16*o +: 16] = {
-                mb0[o] ? o8 + 8'd1 + {1'b0, len[7*(o+1) +: 7]} : o8 + 8'd1,
-                o8 + {1'b0, len[7*o +: 7]}};
-        end
+        {t, unused_lo} = {o, 3'd0} + 11'd13 + {5'd0, p[15:14], 4'd0} + {2'd0, p[8:0]};
+        nx_of = t + {1'b0, p[13:9], 2'd0};
+    end
+endfunction
+
+function [C*8-1:0] n_nx;
+    input [129*16-1:0] p;
+    integer o;
+    begin
+        for (o = 0; o < C; o = o + 1)
+            n_nx[8*o +: 8] = nx_of(o[7:0], p[16*o +: 16]);
+    end
+endfunction
+
+function [C*8-1:0] n_sn;
+    input [129*8-1:0] b;
+    input [129*16-1:0] p;
+    integer o;
+    begin
+        for (o = 0; o < C; o = o + 1)
+            n_sn[8*o +: 8] = b[8*o] ? nx_of(o[7:0] + 8'd1, p[16*(o+1) +: 16]) :
+                             o[7:0] + 8'd1;
     end
 endfunction
 
 always @(posedge clk) begin
-    if (n3_valid)
-        nxm[n3_ri] <= n_table(n3_mb0, n3_len);
+    if (n3_valid) begin
+        t_nx[n3_ri] <= n_nx(n3_p);
+        t_sn[n3_ri] <= n_sn(n3_b, n3_p);
+        t_mb[n3_ri] <= n3_b[C*8-1:0];
+    end
 end
 
 // rows of the table written: n_row, four clocks late
@@ -443,9 +620,9 @@ localparam K_GRP = 2'd0, K_TAIL = 2'd1, K_BAD = 2'd2;
 
 reg  [CQ_W:0]   ch_ptr = 0;            // its chunk
 reg             ch_have = 1'b0;
-reg  [PW-8:0]   ch_row = 0;            // row A
-reg  [6:0]      ch_p = 0;              // where the next group (or mask) is in A
-reg  [6:0]      ch_rel = 0;            // A's row in the body
+reg  [PW-8:0]   ch_row = 0;            // the row p is in
+reg  [6:0]      ch_p = 0;              // where the next group (or mask) is in it
+reg  [6:0]      ch_rel = 0;            // the row's place in the body
 reg  [8:0]      ch_left = 0;           // descriptors left
 reg  [7:0]      ch_gidx = 0;           // the next group
 reg  [7:0]      ch_groups = 0;
@@ -453,17 +630,10 @@ reg  [2:0]      ch_gi = 0;             // its place in its segment
 reg  [7:0]      ch_mask = 0;
 reg             ch_bad = 1'b0;
 reg             ch_past = 1'b0;        // past the body's end
-// rows A (the group's), B and C (the next two: two rows can be crossed in
-// two clocks), and P, the next chunk's first: table and bytes
-reg             a_ok = 1'b0, b_ok = 1'b0, c_ok = 1'b0, pf_ok = 1'b0;
-reg  [C*16-1:0] a_nx = 0, b_nx = 0, c_nx = 0, pf_nx = 0;
-reg  [C*8-1:0]  a_d = 0, b_d = 0, c_d = 0, pf_d = 0;
-reg  [CQ_W:0]   pf_for = 0;            // P's chunk
-// rows from A on that may hold bytes of the chunk (a clock late)
-reg             r0_in = 1'b0, r1_in = 1'b0, r2_in = 1'b0;
 
-// descriptor FIFO
-localparam DW = 2 + 1 + 1 + 1 + 1 + CQ_W + (PW-7) + 8 + 7;
+// descriptor FIFO: {kind, present, past, mask error, last, chunk, row,
+// offset, row in the body} (the start normalized: offset 0..127)
+localparam DW = 2 + 1 + 1 + 1 + 1 + CQ_W + (PW-7) + 7 + 7;
 reg  [DW-1:0]   dq [0:DQ_N-1];
 reg  [DQ_W:0]   dq_wp = 0, dq_rp = 0;
 wire [DQ_W:0]   dq_used = dq_wp - dq_rp;
@@ -472,74 +642,55 @@ wire            dq_room = !dq_used[DQ_W];
 wire [CQ_W-1:0] ch_i = ch_ptr[CQ_W-1:0];
 wire            ch_end = ended(ch_i);
 wire [14:0]     ch_blen = cq_blen[ch_i];
-wire [15:0]     e_nx = a_nx[16*ch_p +: 16];
-wire [7:0]      e_mb = a_d[8*ch_p +: 8];
+wire [RW-1:0]   ch_ri = ch_row[RW-1:0];
+wire [7:0]      e_nxv = t_nx[ch_ri][8*ch_p +: 8];
+wire [7:0]      e_snv = t_sn[ch_ri][8*ch_p +: 8];
+wire [7:0]      e_mb = t_mb[ch_ri][8*ch_p +: 8];
+wire            a_ok = avail(ch_row);
 wire            e_grp = !ch_bad && ch_gidx != ch_groups;
 wire            e_seg0 = ch_gi == 3'd0;
 wire [7:0]      e_mask = e_seg0 ? e_mb : ch_mask;
 wire            e_pres = e_mask[ch_gi];
 // the bytes at p are past the body's end (known once it has ended). The
-// comparisons are a clock late (registers below, from the position before
+// comparison is a clock late (a register below, from the position before
 // the last step: p only grows, so a late answer is a smaller one), which
-// keeps them out of the loop; what they miss, the chunk's length check
-// finds
+// keeps it out of the loop; what it misses, the chunk's length check finds
 reg             past_q = 1'b0;         // at or past the end
-reg             endb_q = 1'b0;         // the body ends before A's next row
 wire            e_past = ch_past || past_q;
 // a group's presence off the segment's first: a register's bit
 wire            e_pres_n = ch_mask[ch_gi];
 wire [7:0]      e_next = (!e_grp || e_past) ? {1'b0, ch_p} :
-                         e_seg0 ? e_nx[15:8] : e_pres_n ? e_nx[7:0] : {1'b0, ch_p};
+                         e_seg0 ? e_snv : e_pres_n ? e_nxv : {1'b0, ch_p};
 wire            e_adv = e_next[7];
-// a body that ends before the next row: past it, no row to wait for
-wire            e_end_b = endb_q;
 wire [7:0]      e_sg = ch_groups - ch_gidx;  // groups from here to the end
 wire [7:0]      e_sgm = e_sg >= 8'd8 ? 8'hff : ~(8'hff << e_sg[2:0]);
 wire            e_mask_err = e_grp && e_seg0 && !e_past && (e_mb & ~e_sgm) != 8'd0;
+// the step reads the table at p: unless there is no group or it is past
+// the end (a row past the end may never be computed)
 wire            e_need_a = e_grp && !e_past;
 // the step reads bytes at p: a mask byte, or a present group (what a
 // descriptor past the end flags; an absent group or the tail reads none)
 wire            e_reads = e_grp && (e_seg0 || e_pres);
-wire            e_step = ch_have && ch_left != 0 && dq_room &&
-                         (!e_need_a || a_ok) && (!e_adv || b_ok || e_end_b);
+wire            e_step = ch_have && ch_left != 0 && dq_room && (!e_need_a || a_ok);
 wire [7:0]      e_start = {1'b0, ch_p} + {7'd0, e_grp && e_seg0};
+wire [PW-8:0]   e_row = ch_row + {{(PW-8){1'b0}}, e_start[7]};
+wire [6:0]      e_rel = ch_rel + {6'd0, e_start[7]};
 wire [1:0]      e_kind = ch_bad ? K_BAD : e_grp ? K_GRP : K_TAIL;
 wire            e_last = ch_left == 9'd1;
 
-// the one row read of the table and the ring a clock, from registers
-// only: the first of A, B, C missing (and within the chunk), else P (the
-// next chunk's first row, once this one needs no more), else the row after
-// C (for C when the loop moves up a row)
-wire [CQ_W:0]   pf_want_for = ch_have ? ch_ptr + 1'b1 : ch_ptr;
-wire            pf_want = pf_want_for != cq_wp && !(pf_ok && pf_for == pf_want_for);
-wire [2:0]      rd_sel = (ch_have && !a_ok && r0_in) ? 3'd0 :
-                         (ch_have && !b_ok && r1_in) ? 3'd1 :
-                         (ch_have && !c_ok && r2_in) ? 3'd2 :
-                         pf_want ? 3'd3 : 3'd4;
-wire [PW-8:0]   pf_row = cq_start[pf_want_for[CQ_W-1:0]][PW-1:7];
-wire [PW-8:0]   rd_row = rd_sel == 3'd3 ? pf_row :
-                         ch_row + {{(PW-10){1'b0}}, rd_sel[1:0] == 2'd0 && rd_sel[2] ? 3'd3 :
-                                   {1'b0, rd_sel[1:0]}};
-wire [C*16-1:0] rd_nx = nxm[rd_row[RW-1:0]];
-wire [C*8-1:0]  rd_d = bufm[rd_row[RW-1:0]];
-wire            rd_ok = avail(rd_row);
-
-// the next chunk, from the queue
+// the next chunk, from the queue (as the readers see it)
 wire [CQ_W:0]   nx_ptr = ch_have ? ch_ptr + 1'b1 : ch_ptr;
 wire [CQ_W-1:0] nx_i = nx_ptr[CQ_W-1:0];
 wire [13:0]     nx_raw = cq_raw_len[nx_i];
 wire [11:0]     nx_n = nx_raw[13:2];
 wire [7:0]      nx_groups = nx_n[11:4] + {7'd0, nx_n[3:0] != 4'd0};
 wire            nx_tail = nx_n[3:0] == 4'd0 && (nx_raw[1:0] != 2'd0 || nx_n == 12'd0);
-wire            nx_end = ended(nx_i);
-wire            nx_rows = !cq_bad[nx_i] && nx_groups != 8'd0;
-wire [14:0]     nx_blen = cq_blen[nx_i];
 wire            ch_done = !ch_have || (ch_left == 9'd0) || (e_step && e_last);
 
 always @(posedge clk) begin
     if (e_step) begin
         dq[dq_wp[DQ_W-1:0]] <= {e_kind, e_grp && e_pres, e_past && e_reads, e_mask_err, e_last,
-                                ch_i, ch_row, e_start, ch_rel};
+                                ch_i, e_row, e_start[6:0], e_rel};
         dq_wp <= dq_wp + 1'b1;
         ch_left <= ch_left - 1'b1;
         if (e_grp) begin
@@ -549,59 +700,14 @@ always @(posedge clk) begin
         end
         if (e_past)
             ch_past <= 1'b1;
-        if (e_adv && !b_ok)
-            ch_past <= 1'b1;
         ch_p <= e_next[6:0];
-    end
-    // rows: moved up a row (B and C come down; the read fills the first
-    // missing one), or the read into the slot it is for
-    if (e_step && e_adv && !b_ok) begin
-        // past the end of the body: the position moves on (the chunk's
-        // length is measured from it), the rows are not needed
-        ch_row <= ch_row + 1'b1;
-        ch_rel <= ch_rel + 1'b1;
-        a_ok <= 1'b0;
-        c_ok <= 1'b0;
-    end else if (e_step && e_adv) begin
-        ch_row <= ch_row + 1'b1;
-        ch_rel <= ch_rel + 1'b1;
-        a_nx <= b_nx;
-        a_d <= b_d;
-        b_ok <= c_ok || (rd_sel == 3'd2 && rd_ok);
-        b_nx <= c_ok ? c_nx : rd_nx;
-        b_d <= c_ok ? c_d : rd_d;
-        c_ok <= c_ok && rd_sel == 3'd4 && rd_ok;
-        c_nx <= rd_nx;
-        c_d <= rd_d;
-    end else begin
-        if (rd_sel == 3'd0) begin
-            a_ok <= rd_ok;
-            a_nx <= rd_nx;
-            a_d <= rd_d;
+        if (e_adv) begin
+            ch_row <= ch_row + 1'b1;
+            ch_rel <= ch_rel + 1'b1;
         end
-        if (rd_sel == 3'd1) begin
-            b_ok <= rd_ok;
-            b_nx <= rd_nx;
-            b_d <= rd_d;
-        end
-        if (rd_sel == 3'd2) begin
-            c_ok <= rd_ok;
-            c_nx <= rd_nx;
-            c_d <= rd_d;
-        end
-    end
-    if (rd_sel == 3'd3) begin
-        pf_ok <= rd_ok;
-        pf_for <= pf_want_for;
-        pf_nx <= rd_nx;
-        pf_d <= rd_d;
     end
     past_q <= ch_end && !ch_blen[14] && {1'b0, ch_rel, ch_p} >= ch_blen;
-    endb_q <= ch_end && !ch_blen[14] && {1'b0, ch_rel + 7'd1, 7'd0} >= ch_blen;
-    r0_in <= !(ch_end && !ch_blen[14] && {1'b0, ch_rel, 7'd0} >= ch_blen);
-    r1_in <= !(ch_end && !ch_blen[14] && {1'b0, ch_rel + 7'd1, 7'd0} >= ch_blen);
-    r2_in <= !(ch_end && !ch_blen[14] && {1'b0, ch_rel + 7'd2, 7'd0} >= ch_blen);
-    if (ch_done && nx_ptr != cq_wp) begin
+    if (ch_done && nx_ptr != cq_wp_v) begin
         ch_ptr <= nx_ptr;
         ch_have <= 1'b1;
         ch_row <= cq_start[nx_i][PW-1:7];
@@ -615,25 +721,6 @@ always @(posedge clk) begin
         ch_left <= cq_bad[nx_i] ? 9'd1 : {1'b0, nx_groups} + {8'd0, nx_tail};
         ch_past <= 1'b0;
         past_q <= 1'b0;
-        endb_q <= 1'b0;
-        // P, if it was fetched for this chunk (or is being read now), is
-        // its A
-        if (pf_ok && pf_for == nx_ptr) begin
-            a_ok <= 1'b1;
-            a_nx <= pf_nx;
-            a_d <= pf_d;
-        end else begin
-            a_ok <= rd_sel == 3'd3 && pf_want_for == nx_ptr && rd_ok;
-            a_nx <= rd_nx;
-            a_d <= rd_d;
-        end
-        b_ok <= 1'b0;
-        c_ok <= 1'b0;
-        pf_ok <= 1'b0;
-        // rows it reads: none without groups; as far as its body goes
-        r0_in <= nx_rows && !(nx_end && nx_blen == 15'd0);
-        r1_in <= nx_rows && !(nx_end && !nx_blen[14] && nx_blen <= 15'd128);
-        r2_in <= nx_rows && !(nx_end && !nx_blen[14] && nx_blen <= 15'd256);
     end else if (ch_done) begin
         ch_ptr <= nx_ptr;
         ch_have <= 1'b0;
@@ -642,10 +729,6 @@ always @(posedge clk) begin
         ch_ptr <= 0;
         ch_have <= 1'b0;
         ch_left <= 0;
-        a_ok <= 1'b0;
-        b_ok <= 1'b0;
-        c_ok <= 1'b0;
-        pf_ok <= 1'b0;
         dq_wp <= 0;
     end
 end
@@ -656,37 +739,53 @@ end
 reg  [OQ_W:0]   oq_res = 0;
 wire            o_pop;
 
-wire [DW-1:0]   dh = dq[dq_rp[DQ_W-1:0]];
+// the head of the descriptor FIFO, registered with what X1's read needs:
+// the row, the next, the banks below the offset
+reg             dh_v = 1'b0;
+reg  [DW-1:0]   dh = 0;
+wire [DW-1:0]   dq_h = dq[dq_rp[DQ_W-1:0]];
+wire            dh_load = dq_wp != dq_rp && (!dh_v || x_take);
+
 wire [1:0]      dh_kind = dh[DW-1 -: 2];
 wire            dh_past = dh[DW-4];
-wire [CQ_W-1:0] dh_seq = dh[15 + PW-7 +: CQ_W];
-wire [PW-8:0]   dh_row = dh[15 +: PW-7];
-wire [7:0]      dh_start = dh[7 +: 8];
-wire [PW-1:0]   dh_abs = {dh_row, 7'd0} + {{(PW-8){1'b0}}, dh_start};
 wire            dh_last = dh[DW-6];
+wire [CQ_W-1:0] dh_seq = dh[14 + PW-7 +: CQ_W];
+wire [PW-8:0]   dh_row = dh[14 +: PW-7];
+wire [PW-1:0]   dh_abs = {dh_row, dh[13:7]};
 wire [CQ_W-1:0] dh_next = dh_seq + 1'b1;
-wire [PW-1:0]   dh_next_at = dh_next != cq_wp[CQ_W-1:0] ? cq_start[dh_next] :
-                             {wr_ptr[PW-1:7], 7'd0};
-wire [RW-1:0]   dh_ri = dh_row[RW-1:0];
-wire [RW-1:0]   dh_ri1 = dh_ri + 1'b1;
+wire [PW-1:0]   dh_next_at = dh_next != cq_wp_v[CQ_W-1:0] ? cq_start[dh_next] :
+                             {wr_v[PW-1:7], 7'd0};
 // its bytes are there (or its body has ended: what is missing is missing)
-wire            x_take = dq_wp != dq_rp && oq_res != OQ_N &&
+assign          x_take = dh_v && oq_res != OQ_N &&
                          (dh_kind == K_BAD || dh_past || ended(dh_seq) ||
                           written(dh_abs + XB));
 
-// X1: the two rows at the group's start, the chunk's parameters
+always @(posedge clk) begin
+    if (dh_load) begin
+        dh <= dq_h;
+        dh_ri <= dq_h[14 +: RW];
+        dh_ri1 <= dq_h[14 +: RW] + 1'b1;
+        dh_lo <= below({1'b0, dq_h[13:7]});
+        dq_rp <= dq_rp + 1'b1;
+    end
+    dh_v <= dh_load || (dh_v && !x_take);
+    if (rst) begin
+        dh_v <= 1'b0;
+        dq_rp <= 0;
+    end
+end
+
+// X1: the 128 bytes from the group's start (the banks' read, above), the
+// chunk's parameters
 reg             x1_valid = 1'b0;
 reg  [DW-1:0]   x1_d = 0;
-reg  [2*C*8-1:0] x1_pair = 0;
 reg  [5:0]      x1_raw = 0;          // raw_len's low bits: the last group, tail
 reg  [4:0]      x1_k = 0;
 
 always @(posedge clk) begin
     x1_valid <= x_take;
     if (x_take) begin
-        dq_rp <= dq_rp + 1'b1;
         x1_d <= dh;
-        x1_pair <= {bufm[dh_ri1], bufm[dh_ri]};
         x1_raw <= cq_raw_len[dh_seq][5:0];
         x1_k <= cq_k[dh_seq];
         // rows below the descriptor's are done with; after a chunk's last,
@@ -701,7 +800,6 @@ always @(posedge clk) begin
     end
     if (rst) begin
         x1_valid <= 1'b0;
-        dq_rp <= 0;
         rel_ptr <= 0;
         x_done <= 0;
     end
@@ -712,8 +810,8 @@ wire            x1_pres = x1_d[DW-3];
 wire            x1_past = x1_d[DW-4];
 wire            x1_merr = x1_d[DW-5];
 wire            x1_last = x1_d[DW-6];
-wire [CQ_W-1:0] x1_seq = x1_d[15 + PW-7 +: CQ_W];
-wire [7:0]      x1_start = x1_d[7 +: 8];
+wire [CQ_W-1:0] x1_seq = x1_d[14 + PW-7 +: CQ_W];
+wire [6:0]      x1_off = x1_d[13:7];
 wire [6:0]      x1_rel = x1_d[6:0];
 wire [3:0]      x1_n = x1_raw[5:2];     // values in a short last group
 
@@ -735,7 +833,7 @@ always @(posedge clk) begin
     x2_err <= x1_past || x1_merr || x1_kind == K_BAD;
     x2_last <= x1_last;
     x2_seq <= x1_seq;
-    x2_at <= {1'b0, x1_rel, 7'd0} + {7'd0, x1_start};
+    x2_at <= {1'b0, x1_rel, x1_off};
     x2_cnt <= x1_kind != K_GRP ? 5'd0 :
               (x1_last && x1_n != 4'd0) ? {1'b0, x1_n} : 5'd16;
     x2_t <= x1_raw[1:0];
@@ -743,7 +841,7 @@ always @(posedge clk) begin
     // (a stage without a group: its bytes are never used; X3 to X8 take
     // their wide inputs on valid only)
     if (x1_valid)
-        x2_str <= x1_pair[{x1_start, 3'd0} +: XB*8];
+        x2_str <= rot_down(x1_win, x1_off);
     if (rst)
         x2_valid <= 1'b0;
 end
@@ -788,7 +886,8 @@ always @(posedge clk) begin
     x3_cnt <= x2_cnt;
     x3_t <= x2_t;
     x3_k <= x2_k;
-    x3_str <= x2_str;
+    if (x2_valid)
+        x3_str <= x2_str;
     x3_w <= h_w;
     x3_d <= h_d;
     x3_hc <= {1'b0, !h_d} + {1'b0, h_r};
@@ -869,6 +968,7 @@ reg  [63:0]     x4_rk = 0, x4_rr = 0;
 reg  [4:0]      x4_nraw = 0;
 reg  [255:0]    x4_slots = 0;
 reg  [8:0]      x4_bits = 0;           // the string's length in bits
+wire [8:0]      x4_prod = mul5(x3_m, {1'b0, x3_w} + 5'd1);
 
 always @(posedge clk) begin
     x4_valid <= x3_valid;
@@ -881,7 +981,8 @@ always @(posedge clk) begin
     x4_cnt <= x3_cnt;
     x4_t <= x3_t;
     x4_k <= x3_k;
-    x4_str <= x3_str;
+    if (x3_valid)
+        x4_str <= x3_str;
     x4_w <= x3_w;
     x4_d <= x3_d;
     x4_coded <= x3_coded;
@@ -892,15 +993,48 @@ always @(posedge clk) begin
     // (slots a stage without a group holds are never used)
     if (x3_valid)
         x4_slots <= u_unpack(x3_str[293:6], x3_w, x3_hc);
-    x4_bits <= 9'd6 + {3'd0, x3_hc, 4'd0} +
-               {4'd0, x3_m} * ({5'd0, x3_w} + 9'd1);
+    x4_bits <= 9'd6 + {3'd0, x3_hc, 4'd0} + x4_prod;
     if (rst)
         x4_valid <= 1'b0;
 end
 
-// X5: bytes of the string, the RAW values after them, the padding
+// X5: bytes of the string, the RAW values after them (and the tail bytes
+// after those), the padding
+
+// the byte of the string at i (0..63: a shifter's stages, coarse first)
+function [7:0] str_byte;
+    input [64*8-1:0] s;
+    input [5:0] i;
+    reg [64*8-1:0] r;
+    integer b;
+    begin
+        r = s;
+        for (b = 5; b >= 0; b = b - 1)
+            if (i[b])
+                r = r >> (8 << b);
+        str_byte = r[7:0];
+    end
+endfunction
+
+// the 67 bytes of the string from byte n (0..63), zeros past its end: the
+// RAW values (at most 64 bytes) and 3 tail bytes after them; the coarse
+// stages first, so the later ones are narrow
+function [67*8-1:0] str_from;
+    input [XB*8-1:0] s;
+    input [5:0] n;
+    reg [XB*8-1:0] r;
+    integer b;
+    begin
+        r = s;
+        for (b = 5; b >= 0; b = b - 1)
+            if (n[b])
+                r = r >> (8 << b);
+        str_from = r[67*8-1:0];
+    end
+endfunction
+
 wire [5:0]      p_b1 = x4_bits[8:3] + {5'd0, x4_bits[2:0] != 3'd0};
-wire [7:0]      p_byte = x4_str[{1'b0, x4_bits[8:3], 3'd0} +: 8];
+wire [7:0]      p_byte = str_byte(x4_str[64*8-1:0], x4_bits[8:3]);
 wire            p_pad_err = x4_pres && x4_bits[2:0] != 3'd0 &&
                             (p_byte >> x4_bits[2:0]) != 8'd0;
 
@@ -912,14 +1046,13 @@ reg  [14:0]     x5_at = 0;
 reg  [4:0]      x5_cnt = 0;
 reg  [1:0]      x5_t = 0;
 reg  [4:0]      x5_k = 0;
-reg  [XB*8-1:0] x5_str = 0;
 reg  [3:0]      x5_w = 0;
 reg             x5_d = 1'b0;
 reg  [15:0]     x5_coded = 0, x5_rm = 0;
 reg  [63:0]     x5_rk = 0, x5_rr = 0;
 reg  [4:0]      x5_nraw = 0;
 reg  [255:0]    x5_slots = 0;
-reg  [511:0]    x5_raw = 0;            // the RAW values, in order
+reg  [67*8-1:0] x5_raw = 0;            // the RAW values, in order; the tail after them
 reg  [6:0]      x5_len = 0;            // the group's bytes
 
 always @(posedge clk) begin
@@ -933,7 +1066,6 @@ always @(posedge clk) begin
     x5_cnt <= x4_cnt;
     x5_t <= x4_t;
     x5_k <= x4_k;
-    x5_str <= x4_str;
     x5_w <= x4_w;
     x5_d <= x4_d;
     x5_coded <= x4_coded;
@@ -941,28 +1073,44 @@ always @(posedge clk) begin
     x5_rk <= x4_rk;
     x5_rr <= x4_rr;
     x5_nraw <= x4_nraw;
-    x5_slots <= x4_slots;
     if (x4_valid)
-        x5_raw <= x4_str[{1'b0, p_b1, 3'd0} +: 512];
+        x5_slots <= x4_slots;
+    // (a group not present has no string: its tail is at its start)
+    if (x4_valid)
+        x5_raw <= str_from(x4_str, x4_pres ? p_b1 : 6'd0);
     x5_len <= x4_pres ? {1'b0, p_b1} + {x4_nraw, 2'd0} : 7'd0;
     if (rst)
         x5_valid <= 1'b0;
 end
 
 // X6: each lane's field or RAW value; the tail bytes. {raw (32 bits a
-// lane), neg (1), mag (15)}, lane 0 first in each
+// lane), neg (1), mag (15)}, lane 0 first in each: a choice of 16 words by
+// the lane's rank
 function [767:0] l_lanes;
     input [15:0]  coded, rm;
     input [63:0]  rk, rr;
     input [255:0] slots;
-    input [511:0] raw;
+    input [67*8-1:0] raw;
     integer i;
+    reg [15:0] f;
     begin
         for (i = 0; i < 16; i = i + 1) begin
-            l_lanes[15*i +: 15] = coded[i] ? slots[16*rk[4*i +: 4] + 1 +: 15] : 15'd0;
-            l_lanes[240 + i] = coded[i] && slots[16*rk[4*i +: 4]];
+            f = slots[16*rk[4*i +: 4] +: 16];
+            l_lanes[15*i +: 15] = coded[i] ? f[15:1] : 15'd0;
+            l_lanes[240 + i] = coded[i] && f[0];
             l_lanes[256 + 32*i +: 32] = rm[i] ? raw[32*rr[4*i +: 4] +: 32] : 32'd0;
         end
+    end
+endfunction
+
+// the tail bytes: after the group's RAW values (nraw of them)
+function [23:0] l_tail;
+    input [67*8-1:0] raw;
+    input [4:0] nraw;
+    reg [68*8-1:0] r;
+    begin
+        r = {8'd0, raw};
+        l_tail = r[32*nraw +: 24];
     end
 endfunction
 
@@ -999,9 +1147,10 @@ always @(posedge clk) begin
     x6_coded <= x5_coded;
     x6_rm <= x5_rm;
     x6_nraw <= x5_nraw;
-    if (x5_valid)
+    if (x5_valid) begin
         {x6_rawv, x6_neg, x6_mag} <= l_lanes(x5_coded, x5_rm, x5_rk, x5_rr, x5_slots, x5_raw);
-    x6_tail <= x5_str[{x5_len, 3'd0} +: 24];
+        x6_tail <= l_tail(x5_raw, x5_nraw);
+    end
     if (rst)
         x6_valid <= 1'b0;
 end
@@ -1083,10 +1232,13 @@ always @(posedge clk) begin
     x7_k <= x6_k;
     x7_coded <= x6_coded;
     x7_rm <= x6_rm;
-    x7_mag <= x6_mag;
+    if (x6_valid)
+        x7_mag <= x6_mag;
     x7_neg <= x6_neg;
-    x7_rawv <= x6_rawv;
-    x7_y <= qs_y;
+    if (x6_valid)
+        x7_rawv <= x6_rawv;
+    if (x6_valid)
+        x7_y <= qs_y;
     x7_raw_exp <= qs_raw_exp;
     x7_zero <= qs_zero;
     x7_tail <= x6_tail;
@@ -1126,23 +1278,33 @@ generate
     end
 endgenerate
 
-// the beat: the group's values, then the tail on the last beat
-reg [511:0] b_data;
-reg [63:0]  b_keep;
-reg [6:0]   b_nb;
-integer     bl;
-always @* begin
-    b_data = 0;
-    for (bl = 0; bl < 16; bl = bl + 1)
-        if (bl < x7_cnt)
-            b_data[32*bl +: 32] = f_val[32*bl +: 32];
-    b_nb = {x7_cnt, 2'd0};
-    if (x7_last) begin
-        b_data = b_data | ({488'd0, x7_tail} << {b_nb, 3'd0});
-        b_nb = b_nb + {5'd0, x7_t};
+// the beat: the group's values, then the tail on the last beat (its bytes
+// in the lane after the last value); tkeep
+function [511:0] b_data;
+    input [511:0] val;
+    input [4:0]   cnt;
+    input         last;
+    input [23:0]  tail;
+    integer l;
+    begin
+        for (l = 0; l < 16; l = l + 1)
+            b_data[32*l +: 32] = l < cnt ? val[32*l +: 32] :
+                                 (last && l[4:0] == cnt) ? {8'd0, tail} : 32'd0;
     end
-    b_keep = ~(64'hffffffffffffffff << b_nb);
-end
+endfunction
+
+function [63:0] b_keep;
+    input [4:0] cnt;
+    input       last;
+    input [1:0] t;
+    integer j;
+    reg [6:0] nb;
+    begin
+        nb = {cnt, 2'd0} + (last ? {5'd0, t} : 7'd0);
+        for (j = 0; j < 64; j = j + 1)
+            b_keep[j] = nb > j[6:0];
+    end
+endfunction
 
 reg             x_cerr = 1'b0;         // an error in the chunk's beats so far
 // w the bit count of the largest |q|, the form the rule gives, not empty
@@ -1165,8 +1327,8 @@ reg  [OQ_W:0]   oq_wp = 0, oq_rp = 0;
 always @(posedge clk) begin
     x_cerr <= x7_valid ? (x7_last ? 1'b0 : b_err) : x_cerr;
     if (x7_valid) begin
-        oq_data[oq_wp[OQ_W-1:0]] <= b_data;
-        oq_keep[oq_wp[OQ_W-1:0]] <= b_keep;
+        oq_data[oq_wp[OQ_W-1:0]] <= b_data(f_val, x7_cnt, x7_last, x7_tail);
+        oq_keep[oq_wp[OQ_W-1:0]] <= b_keep(x7_cnt, x7_last, x7_t);
         oq_last[oq_wp[OQ_W-1:0]] <= x7_last;
         oq_err[oq_wp[OQ_W-1:0]] <= b_err;
         oq_bad[oq_wp[OQ_W-1:0]] <= x7_kind == K_BAD;
@@ -1205,7 +1367,7 @@ assign o_pop = m_axis_tvalid && m_axis_tready;
 
 always @(posedge clk) begin
     status_valid <= o_pop && oh_last;
-    status_error <= oh_err;
+    status_error <= o_pop && oh_last && oh_err;
     if (o_pop) begin
         oq_rp <= oq_rp + 1'b1;
         if (oh_last) begin
