@@ -107,16 +107,16 @@ function [31:0] dequant_norm;
     input [31:0] f_word;    // dequant_abs: its word
     input [4:0]  f_k;       // error bound 2^-k, 1..24
     reg   [3:0]  p;
-    reg   [15:0] below;
+    reg   [15:0] f_below;
     integer i;
     begin
         p = 4'd0;
         for (i = 0; i < 16; i = i + 1)
             if (f_word[i])
                 p = i[3:0];
-        below = f_word[15:0] << (5'd16 - {1'b0, p});
+        f_below = f_word[15:0] << (5'd16 - {1'b0, p});
         dequant_norm = f_kind == 2'd3 ? f_word :
-                       f_kind == 2'd1 ? {f_word[16], 8'd128 + {4'd0, p} - {3'd0, f_k}, below, 7'd0} :
+                       f_kind == 2'd1 ? {f_word[16], 8'd128 + {4'd0, p} - {3'd0, f_k}, f_below, 7'd0} :
                        32'd0;
     end
 endfunction

@@ -135,13 +135,13 @@ function [7:0] keep_count;
     end
 endfunction
 
-// bit i set for i < n (n up to 128): one comparison with a constant a bit
+// bit i set for i < n (n up to 128): a thermometer decode, bit i a
+// comparison of n with the constant i (written as a shift of ones, which
+// a simulator evaluates in a few word operations; the same function)
 function [C-1:0] below;
     input [7:0] n;
-    integer i;
     begin
-        for (i = 0; i < C; i = i + 1)
-            below[i] = n > i[7:0];
+        below = ~({C{1'b1}} << n);
     end
 endfunction
 
@@ -1176,20 +1176,11 @@ end
 wire [4:0]      c_nzc = pc16(c_nz);
 wire [7:0]      c_kc = 8'd142 - {3'd0, x6_k};
 
-wire [255:0]    qs_y;
-wire [15:0]     qs_raw_exp, qs_zero;
-genvar          gl;
-generate
-    for (gl = 0; gl < 16; gl = gl + 1) begin : rq
-        inc_quant_shift qshift (
-            .value(x6_rawv[32*gl +: 32]),
-            .kc(c_kc),
-            .y(qs_y[16*gl +: 16]),
-            .raw_exp(qs_raw_exp[gl]),
-            .zero(qs_zero[gl])
-        );
-    end
-endgenerate
+// (the quantizer's first half: quant_shift of inc_quant_fns.vh, in X7's
+// clocked block under x6_valid)
+`include "inc_quant_fns.vh"
+`include "inc_group_fns.vh"
+integer         ql;
 
 reg             x7_valid = 1'b0;
 reg  [1:0]      x7_kind = 0;
@@ -1238,9 +1229,9 @@ always @(posedge clk) begin
     if (x6_valid)
         x7_rawv <= x6_rawv;
     if (x6_valid)
-        x7_y <= qs_y;
-    x7_raw_exp <= qs_raw_exp;
-    x7_zero <= qs_zero;
+        for (ql = 0; ql < 16; ql = ql + 1)
+            {x7_y[16*ql +: 16], x7_raw_exp[ql], x7_zero[ql]} <=
+                quant_shift(x6_rawv[32*ql +: 32], c_kc);
     x7_tail <= x6_tail;
     if (rst)
         x7_valid <= 1'b0;
@@ -1248,35 +1239,50 @@ end
 
 // X8: the group's checks finished (w, the form, not empty); RAW values must
 // class RAW; floats; the beat
-wire [511:0]    f_val;
-wire [15:0]     f_notraw;
-generate
-    for (gl = 0; gl < 16; gl = gl + 1) begin : fl
-        wire [1:0]  tag;
-        wire [1:0]  kind = x7_rm[gl] ? 2'd3 : x7_coded[gl] && x7_mag[15*gl +: 15] != 15'd0 ?
-                           2'd1 : 2'd0;
-        wire [31:0] word = x7_rm[gl] ? x7_rawv[32*gl +: 32] :
-                           {15'd0, x7_neg[gl], 1'b0, x7_mag[15*gl +: 15]};
-        inc_quant_round qround (
-            .value(x7_rawv[32*gl +: 32]),
-            .y(x7_y[16*gl +: 16]),
-            .raw_exp(x7_raw_exp[gl]),
-            .zero(x7_zero[gl]),
-            .tag(tag),
-            /* verilator lint_off PINCONNECTEMPTY */
-            .word(),
-            .mag()
-            /* verilator lint_on PINCONNECTEMPTY */
-        );
-        assign f_notraw[gl] = x7_rm[gl] && tag != 2'd3;
-        inc_dequant_norm norm (
-            .kind(kind),
-            .word(word),
-            .k(x7_k),
-            .value(f_val[32*gl +: 32])
-        );
+// (functions, evaluated where X8 writes the output FIFO: a lane's kind
+// and word for the dequantizer, the dequantized values, the RAW values
+// that would not class RAW)
+function [33:0] x8_lane;
+    input        rm, coded, neg;
+    input [14:0] mag;
+    input [31:0] rawv;
+    begin
+        x8_lane = {rm ? 2'd3 : coded && mag != 15'd0 ? 2'd1 : 2'd0,
+                   rm ? rawv : {15'd0, neg, 1'b0, mag}};
     end
-endgenerate
+endfunction
+
+function [511:0] x8_vals;
+    input [15:0]  rm, coded, neg;
+    input [239:0] mag;
+    input [511:0] rawv;
+    input [4:0]   k;
+    reg   [33:0]  kw;
+    integer l;
+    begin
+        for (l = 0; l < 16; l = l + 1) begin
+            kw = x8_lane(rm[l], coded[l], neg[l], mag[15*l +: 15], rawv[32*l +: 32]);
+            x8_vals[32*l +: 32] = dequant_norm(kw[33:32], kw[31:0], k);
+        end
+    end
+endfunction
+
+function [15:0] x8_notraw;
+    input [15:0]  rm;
+    input [511:0] rawv;
+    input [255:0] y;
+    input [15:0]  raw_exp, zero;
+    /* verilator lint_off UNUSEDSIGNAL */
+    reg   [48:0]  q;    // (the tag alone)
+    /* verilator lint_on UNUSEDSIGNAL */
+    integer l;
+    begin
+        for (l = 0; l < 16; l = l + 1) begin
+            q = quant_round(rawv[32*l +: 32], y[16*l +: 16], raw_exp[l], zero[l]);
+            x8_notraw[l] = rm[l] && q[48:47] != 2'd3;
+        end
+    end
+endfunction
 
 // the beat: the group's values, then the tail on the last beat (its bytes
 // in the lane after the last value); tkeep
@@ -1312,7 +1318,14 @@ wire [4:0]      c_zeros = x7_cnt - x7_nraw - x7_nzc;
 wire            c_bad = x7_pres && (x7_cerr || bitlen15(x7_cor) != x7_w ||
                                     dense_of(c_zeros, x7_w) != x7_d ||
                                     (x7_nzc == 5'd0 && x7_nraw == 5'd0));
-wire            b_err = x_cerr || x7_err || c_bad || f_notraw != 16'd0;
+// (read only with x7_valid: evaluated only then)
+reg             b_err;
+always @* begin
+    b_err = 1'b0;
+    if (x7_valid)
+        b_err = x_cerr || x7_err || c_bad ||
+                x8_notraw(x7_rm, x7_rawv, x7_y, x7_raw_exp, x7_zero) != 16'd0;
+end
 
 // output FIFO
 reg  [511:0]    oq_data [0:OQ_N-1];
@@ -1327,7 +1340,8 @@ reg  [OQ_W:0]   oq_wp = 0, oq_rp = 0;
 always @(posedge clk) begin
     x_cerr <= x7_valid ? (x7_last ? 1'b0 : b_err) : x_cerr;
     if (x7_valid) begin
-        oq_data[oq_wp[OQ_W-1:0]] <= b_data(f_val, x7_cnt, x7_last, x7_tail);
+        oq_data[oq_wp[OQ_W-1:0]] <= b_data(x8_vals(x7_rm, x7_coded, x7_neg, x7_mag, x7_rawv, x7_k),
+                                            x7_cnt, x7_last, x7_tail);
         oq_keep[oq_wp[OQ_W-1:0]] <= b_keep(x7_cnt, x7_last, x7_t);
         oq_last[oq_wp[OQ_W-1:0]] <= x7_last;
         oq_err[oq_wp[OQ_W-1:0]] <= b_err;
