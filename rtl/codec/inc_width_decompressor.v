@@ -1390,6 +1390,7 @@ always @(posedge clk) begin
     end
     if (rst) begin
         status_valid <= 1'b0;
+        status_error <= 1'b0;
         oq_rp <= 0;
         cq_rp <= 0;
     end
