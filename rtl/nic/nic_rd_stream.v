@@ -132,10 +132,19 @@ wire        have = q_cnt >= (need_two ? 3'd2 : 3'd1) || (busy && last_beat && la
 // (the index in a wire of its own: a simulator may size q_rp + 1 wider
 // in an index and read past the array)
 wire [1:0]  q_rp1 = q_rp + 2'd1;
-wire [2*DATA_W-1:0] pair = {q[q_rp1], q[q_rp]};
-// the beat, before the output stage
+// the beat, before the output stage: its bytes from the word pair at the
+// range's offset (a function, evaluated where a register takes the beat:
+// a simulator shifts the pair only for a beat)
 wire              c_valid = busy && have;
-wire [DATA_W-1:0] c_data = pair[{1'b0, shift, 3'd0} +: DATA_W];
+function [DATA_W-1:0] c_word;
+    input [DATA_W-1:0] w0, w1;
+    input [BS-1:0]     s;
+    reg   [2*DATA_W-1:0] p;
+    begin
+        p = {w1, w0};
+        c_word = p[{1'b0, s, 3'd0} +: DATA_W];
+    end
+endfunction
 wire [BB-1:0]     c_keep = last_beat ? ~({BB{1'b1}} << last_keep) : {BB{1'b1}};
 wire [BS:0]       c_len = last_beat ? last_keep : BBN;
 wire         c_ready = !k_valid;
@@ -153,14 +162,16 @@ always @(posedge clk) begin
             m_axis_tvalid <= 1'b1;
             k_valid <= 1'b0;
         end else begin
-            m_axis_tdata <= c_data;
+            // (the data only with a beat: held while tvalid is low)
+            if (c_valid)
+                m_axis_tdata <= c_word(q[q_rp], q[q_rp1], shift);
             m_axis_tkeep <= c_keep;
             m_axis_tlast <= last_beat;
             m_axis_tlen <= c_len;
             m_axis_tvalid <= c_valid;
         end
     end else if (pop) begin
-        k_data <= c_data;
+        k_data <= c_word(q[q_rp], q[q_rp1], shift);
         k_keep <= c_keep;
         k_last <= last_beat;
         k_len <= c_len;
