@@ -153,16 +153,13 @@ reg              beats_gt = 1'b0;  // in_beats > MAX_BEATS
 // bytes in the beat, read from a contiguous tkeep as the place of its
 // first clear bit (shallower than a count of ones; a tkeep with a hole
 // flags the chunk, and this is then at most W)
+localparam KC_C = W;
+localparam KC_LC = NB_W - 1;
+`include "inc_keep_fns.vh"
 function [NB_W-1:0] keep_bytes;
     input [W-1:0] keep;
-    integer p;
     begin
-        keep_bytes = 0;
-        for (p = 1; p < W; p = p + 1)
-            if (keep[p-1] && !keep[p])
-                keep_bytes = keep_bytes | p[NB_W-1:0];
-        if (keep[W-1])
-            keep_bytes = W[NB_W-1:0];
+        keep_bytes = keep[W-1] ? W[NB_W-1:0] : keep_count(keep);
     end
 endfunction
 
@@ -411,12 +408,15 @@ generate
 
         always @(posedge clk) begin
             s5_valid <= s4_valid;
-            if (s4_valid) begin
-                s5_tags <= s4_tags;
+            // a width-mode beat's sizes and payloads are inc_width_group's
+            // (the ring takes w_size, w_raw): no pack for it
+            if (s4_valid && s4_user[6:5] != 2'd3)
                 for (sg = 0; sg < GPB; sg = sg + 1)
                     {s5_size[6*sg +: 6], s5_pay[256*sg +: 256]} <=
                         group_pack(s4_sizes[24*sg +: 24], s4_offs[48*sg +: 48],
                                    s4_words[256*sg +: 256]);
+            if (s4_valid) begin
+                s5_tags <= s4_tags;
                 s5_groups <= s4_groups;
                 s5_tail_len <= s4_tail_len;
                 s5_tail <= s4_tail;

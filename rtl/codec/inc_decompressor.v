@@ -144,19 +144,10 @@ function [5:0] tw_bytes;
 endfunction
 
 // bytes in a tkeep that is contiguous from byte 0 (a one-hot decode of its
-// end, not an adder)
-function [LC:0] keep_count;
-    input [C-1:0] keep;
-    integer i;
-    reg [C:0] ext;
-    begin
-        keep_count = 0;
-        ext = {1'b0, keep};
-        for (i = 1; i <= C; i = i + 1)
-            if (ext[i - 1] && !ext[i])
-                keep_count = keep_count | i[LC:0];
-    end
-endfunction
+// end, not an adder): keep_count
+localparam KC_C = C;
+localparam KC_LC = LC;
+`include "inc_keep_fns.vh"
 
 // ---- I0: the input beat ----------------------------------------------------------
 

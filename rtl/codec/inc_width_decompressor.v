@@ -121,19 +121,11 @@ localparam OQ_N = 1 << OQ_W;
 
 `include "inc_width_fns.vh"
 
-// bytes in a contiguous tkeep
-function [7:0] keep_count;
-    input [C-1:0] keep;
-    integer i;
-    reg [C:0] ext;
-    begin
-        keep_count = 0;
-        ext = {1'b0, keep};
-        for (i = 1; i <= C; i = i + 1)
-            if (ext[i - 1] && !ext[i])
-                keep_count = keep_count | i[7:0];
-    end
-endfunction
+// bytes in a tkeep that is contiguous from byte 0 (a one-hot decode of its
+// end, not an adder): keep_count
+localparam KC_C = C;
+localparam KC_LC = 7;                  // $clog2(C)
+`include "inc_keep_fns.vh"
 
 // bit i set for i < n (n up to 128): a thermometer decode, bit i a
 // comparison of n with the constant i (written as a shift of ones, which

@@ -149,7 +149,8 @@ end
 
 // ---- P2 ---------------------------------------------------------------------------
 
-// the RAW values compacted: slot j the RAW value of rank j
+// the RAW values compacted: slot j the RAW value of rank j (a lane's rank
+// is at most its index: slot j takes from lanes j..15)
 function [511:0] raw_compact;
     input [15:0]  rm;
     input [63:0]  rk;
@@ -158,7 +159,7 @@ function [511:0] raw_compact;
     begin
         raw_compact = 0;
         for (j = 0; j < 16; j = j + 1)
-            for (i = 0; i < 16; i = i + 1)
+            for (i = j; i < 16; i = i + 1)
                 if (rm[i] && rk[4*i +: 4] == j[3:0])
                     raw_compact[32*j +: 32] = raw_compact[32*j +: 32] | w[32*i +: 32];
     end
@@ -193,7 +194,8 @@ end
 
 // ---- P3 ---------------------------------------------------------------------------
 
-// the coded fields compacted: slot j the coded value of rank j
+// the coded fields compacted: slot j the coded value of rank j (from
+// lanes j..15, as above)
 function [255:0] slots_compact;
     input [15:0]  coded;
     input [63:0]  rk;
@@ -202,7 +204,7 @@ function [255:0] slots_compact;
     begin
         slots_compact = 0;
         for (j = 0; j < 16; j = j + 1)
-            for (i = 0; i < 16; i = i + 1)
+            for (i = j; i < 16; i = i + 1)
                 if (coded[i] && rk[4*i +: 4] == j[3:0])
                     slots_compact[16*j +: 16] = slots_compact[16*j +: 16] | f[16*i +: 16];
     end
