@@ -17,8 +17,11 @@
  * caller holds ld high at every clock at which hdr, lo or hi may differ
  * from the clock before (the header's state machine is busy); while the
  * inputs hold, the stages hold what they would compute anyway, so sum is
- * as above. Clock enables, not needed by the logic: they spare a
- * simulator the trees of an idle header (nic_csa_fns.vh).
+ * as above. A caller may also drop ld while it does not read sum, inputs
+ * changing or not, if ld is then high for three clocks with the inputs
+ * holding before sum is read (nic_tx: not in P_COMP). Clock enables, not
+ * needed by the logic: they spare a simulator the trees of an idle
+ * header (nic_csa_fns.vh).
  */
 
 // Language: Verilog 2001

@@ -913,9 +913,12 @@ end
 // and the bounds settle; used in P_SHIM1, long after)
 wire [22:0] addr_sum;
 // (hreg, the parse's fields and the bounds change only while P is busy:
-// P_IDLE takes the record, the bounds follow a clock later; P_BUILD2 and
-// P_BUILD3 write hb)
-wire p_busy = p_state != P_IDLE;
+// P_IDLE takes the record, the bounds follow a clock later (P_PARSE);
+// P_BUILD2 and P_BUILD3 write hb. The sums' pipelines run while P is
+// busy but for P_COMP, the body's clocks, when nothing they read moves:
+// P_CS_END, P_BUILD1 and P_SUMS give them six clocks before P_SHIM1 reads
+// addr_sum, P_IP4 five before P_BUILD3 reads ip4_c)
+wire p_busy = p_state != P_IDLE && p_state != P_COMP;
 nic_hsum hs_addr (
     .clk(clk), .hdr(hreg), .lo(addr_lo), .hi(addr_hi), .ld(p_busy), .sum(addr_sum)
 );

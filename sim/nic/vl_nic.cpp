@@ -95,6 +95,9 @@ extern "C" void vl_nic_set_inputs(struct vl_nic *n, const struct vl_nic_io *io)
 {
 	Vnic *m = n->m;
 
+	/* the falling edge, in the evaluation that settles the clock's
+	 * inputs (vl_nic_tick) */
+	m->clk = 0;
 	set_port(m->rst, (uint64_t)(io->rst != 0));
 	set_port(m->link_up, (uint64_t)(io->link_up != 0));
 	set_port(m->link_speed, io->link_speed);
@@ -171,11 +174,20 @@ extern "C" void vl_nic_eval(struct vl_nic *n, struct vl_nic_io *io)
 	vl_nic_get_outputs(n, io);
 }
 
+/*
+ * The rising edge. The falling edge needs an evaluation of its own (the
+ * model sees an edge as a change of clk between two evaluations) only
+ * when nothing evaluated the model since the last rising edge: a clock
+ * of vl_nic_eval() and vl_nic_tick() evaluates it twice, not three times
+ * (nothing in the RTL is clocked on the falling edge).
+ */
 extern "C" void vl_nic_tick(struct vl_nic *n)
 {
+	if (n->m->clk) {
+		n->m->clk = 0;
+		n->m->eval();
+	}
 	n->m->clk = 1;
-	n->m->eval();
-	n->m->clk = 0;
 	n->m->eval();
 	n->cycles++;
 }

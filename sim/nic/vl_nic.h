@@ -95,7 +95,7 @@ struct vl_nic;
 unsigned int vl_nic_beat(void);
 struct vl_nic *vl_nic_new(void);
 void vl_nic_free(struct vl_nic *n);
-/* Drive the inputs of io (clock low; nothing settles yet). */
+/* Drive the inputs of io and the clock low (nothing settles yet). */
 void vl_nic_set_inputs(struct vl_nic *n, const struct vl_nic_io *io);
 /* Settle the combinational logic. */
 void vl_nic_settle(struct vl_nic *n);
@@ -103,7 +103,8 @@ void vl_nic_settle(struct vl_nic *n);
 void vl_nic_get_outputs(const struct vl_nic *n, struct vl_nic_io *io);
 /* All three: drive io's inputs, settle, read the outputs into io. */
 void vl_nic_eval(struct vl_nic *n, struct vl_nic_io *io);
-/* One rising clock edge (then the clock goes low again). */
+/* One rising clock edge; the clock stays high until the next inputs are
+ * driven (or the next edge: a tick after a tick evaluates the fall). */
 void vl_nic_tick(struct vl_nic *n);
 /* Hold rst high for clocks edges with every other input idle (0, link_up
  * kept as given), then drive rst low and settle. */
