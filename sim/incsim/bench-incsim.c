@@ -58,6 +58,14 @@ static double now(void)
 	return (double)t.tv_sec + t.tv_nsec * 1e-9;
 }
 
+/* a 64-bit counter: the low word, then the high word it latched */
+static uint64_t counter64(struct shimc *c, unsigned int i)
+{
+	uint32_t lo = shimc_read(c, INC_STATS + 8 * i);
+
+	return (uint64_t)shimc_read(c, INC_STATS + 8 * i + 4) << 32 | lo;
+}
+
 static double cpu_of(pid_t pid)
 {
 	char path[64], buf[1024], *p;
@@ -231,8 +239,8 @@ static void run(struct side *a, struct side *b, const struct kind *k,
 	unsigned int i;
 
 	memset(r, 0, sizeof(*r));
-	bytes0 = shimc_read(&b->c, INC_STATS + 8 * INC_ST_RX_BYTES);
-	drop0 = shimc_read(&b->c, INC_STATS + 8 * INC_ST_RX_DROP_NO_BUFFER);
+	bytes0 = counter64(&b->c, INC_ST_RX_BYTES);
+	drop0 = counter64(&b->c, INC_ST_RX_DROP_NO_BUFFER);
 	/* the frame sits in every TX buffer once: descriptors point at it */
 	for (i = 0; i < RING_N; i++)
 		memcpy(a->c.ram + TX_BUFS + i * BUF, frame, k->len);
@@ -272,8 +280,7 @@ static void run(struct side *a, struct side *b, const struct kind *k,
 		} else {
 			/* every frame arrived or was dropped where B's NIC
 			 * counts it: done (others: wait until give_up) */
-			dropped = shimc_read(&b->c, INC_STATS + 8 *
-					     INC_ST_RX_DROP_NO_BUFFER) - drop0;
+			dropped = counter64(&b->c, INC_ST_RX_DROP_NO_BUFFER) - drop0;
 			if (got + dropped >= sent)
 				break;
 		}
@@ -322,8 +329,7 @@ static void run(struct side *a, struct side *b, const struct kind *k,
 	r->clk_b = (double)(shimc_clocks(&b->c) - cb0);
 	r->cpu_a = cpu_of(a->pid) - pa0;
 	r->cpu_b = cpu_of(b->pid) - pb0;
-	r->wire_bytes = (double)(shimc_read(&b->c, INC_STATS + 8 * INC_ST_RX_BYTES) -
-				 bytes0);
+	r->wire_bytes = (double)(counter64(&b->c, INC_ST_RX_BYTES) - bytes0);
 }
 
 static size_t load_gradients(const char *path, uint8_t *out, size_t len)
