@@ -44,6 +44,21 @@ module inc_nic #
     // A simulation may set it smaller to make the firmware's milliseconds
     // shorter
     parameter MGMT_TIMER_PRESCALE = CLK_MHZ,
+    // DMA in flight, sized for a host whose PCIe reads take 1 us, at 100
+    // Gbit/s (docs/dataflow.md, "DMA in flight"): TX's frame reads of 512
+    // bytes in flight (32: 16 KiB against the 12.5 KB the link moves in
+    // 1 us) and its descriptors read ahead (16: a microsecond's frames of
+    // 1514 bytes twice over); RX's descriptors read ahead of their frames
+    // (32: its small reads wait behind up to 16 KiB of TX's) and its
+    // frames whose writes are not yet done (16); log2 of the reads the
+    // read port keeps in flight for both (64) and of the writes whose
+    // done has not come (64: two a received frame, one a sent one)
+    parameter TX_RD_OUT = 32,
+    parameter TX_DESC_AHEAD = 16,
+    parameter RX_DESC_AHEAD = 32,
+    parameter RX_WR_FRAMES = 16,
+    parameter DMA_RD_ID_W = 6,
+    parameter DMA_WR_ID_W = 6,
     // the BUILD register
     parameter [31:0] BUILD_ID = 32'h20261129,
     // reset MAC address, byte 0 in bits 7:0 (02:00:00:00:00:01)
@@ -58,6 +73,11 @@ module inc_nic #
     input  wire          clk,
     input  wire          rst,
     input  wire          link_up,
+    // bus mastering enabled (the PCIe core's view of the Command
+    // register's Bus Master Enable): while low the NIC starts no read of
+    // an RX descriptor and delivers no received frame (it drops it, as
+    // for want of a buffer)
+    input  wire          dma_enable,
     // the link's speed in Mbit/s from the MAC (0: unknown), read by the
     // driver in LINK_SPEED
     input  wire [31:0]   link_speed,
@@ -280,7 +300,7 @@ wire         rd_empty;                  // no read outstanding
 
 // the arbiter (RX first: its descriptor reads and TX's frame reads
 // interleave), each answer to its engine in order
-nic_dma_rd #(.ADDR_W(64), .LEN_W(16)) dma_rd (
+nic_dma_rd #(.ADDR_W(64), .LEN_W(16), .ID_W(DMA_RD_ID_W)) dma_rd (
     .clk(clk), .rst(rst),
     .flushing(flushing),
     .s_tx_req_valid(tx_rd_req_up), .s_tx_req_ready(tx_rd_req_ready),
@@ -316,7 +336,8 @@ wire         wr_empty;                  // no write outstanding
 // most one per frame sent, while RX's frames would otherwise keep them, and
 // so TX's completions, waiting for a gap between them), each request's data
 // in the order taken, each done to its engine
-nic_dma_wr #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .ADDR_W(64), .LEN_W(16)) dma_wr (
+nic_dma_wr #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .ADDR_W(64), .LEN_W(16),
+             .ID_W(DMA_WR_ID_W)) dma_wr (
     .clk(clk), .rst(rst),
     .flushing(flushing),
     .s_tx_req_valid(tx_wr_req_up), .s_tx_req_ready(tx_wr_req_ready),
@@ -344,20 +365,20 @@ nic_dma_wr #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .ADDR_W(64), .LEN_W(16)) dma_wr (
 // reset for a clock (flush_rst: a frame it was writing into the TX FIFO
 // goes, an RX frame it was taking in is dropped to its end, PROD goes to
 // 0 in nic_csr), and the flush ends a clock later. The other queue runs on.
-reg  [4:0] rd_out_tx = 0, rd_out_rx = 0;   // reads taken, not yet answered
-reg  [4:0] wr_out_tx = 0, wr_out_rx = 0;   // writes taken, not yet done
+reg  [DMA_RD_ID_W:0] rd_out_tx = 0, rd_out_rx = 0;   // reads taken, not yet answered
+reg  [DMA_WR_ID_W:0] wr_out_tx = 0, wr_out_rx = 0;   // writes taken, not yet done
 wire [1:0] dma_quiet = {rd_out_rx == 0 && wr_out_rx == 0,
                         rd_out_tx == 0 && wr_out_tx == 0} & ~rd_locked & ~wr_locked;
 
 always @(posedge clk) begin
-    rd_out_tx <= rd_out_tx + {4'd0, rd_req_fire && !rd_pick} -
-                 {4'd0, rd_resp_done && !rd_resp_owner};
-    rd_out_rx <= rd_out_rx + {4'd0, rd_req_fire && rd_pick} -
-                 {4'd0, rd_resp_done && rd_resp_owner};
-    wr_out_tx <= wr_out_tx + {4'd0, wr_req_fire && !wr_pick} -
-                 {4'd0, s_dma_wr_done && !done_owner};
-    wr_out_rx <= wr_out_rx + {4'd0, wr_req_fire && wr_pick} -
-                 {4'd0, s_dma_wr_done && done_owner};
+    rd_out_tx <= rd_out_tx + {{DMA_RD_ID_W{1'b0}}, rd_req_fire && !rd_pick} -
+                 {{DMA_RD_ID_W{1'b0}}, rd_resp_done && !rd_resp_owner};
+    rd_out_rx <= rd_out_rx + {{DMA_RD_ID_W{1'b0}}, rd_req_fire && rd_pick} -
+                 {{DMA_RD_ID_W{1'b0}}, rd_resp_done && rd_resp_owner};
+    wr_out_tx <= wr_out_tx + {{DMA_WR_ID_W{1'b0}}, wr_req_fire && !wr_pick} -
+                 {{DMA_WR_ID_W{1'b0}}, s_dma_wr_done && !done_owner};
+    wr_out_rx <= wr_out_rx + {{DMA_WR_ID_W{1'b0}}, wr_req_fire && wr_pick} -
+                 {{DMA_WR_ID_W{1'b0}}, s_dma_wr_done && done_owner};
     // (the request's clock is not yet counted: wait a clock after it)
     flush_rst <= flushing & dma_quiet & ~flush_rst & ~rd_asking & ~wr_asking;
     flushing <= (flushing | flush_req) & ~flush_rst;
@@ -378,7 +399,7 @@ wire [KEEP_W-1:0] tx_tkeep;
 wire         tx_tvalid, tx_tlast, tx_tready;
 wire         tx_event, rx_event;
 
-nic_tx #(.LANES(LANES), .WIDTH(WIDTH)) tx (
+nic_tx #(.LANES(LANES), .WIDTH(WIDTH), .RD_OUT(TX_RD_OUT), .DESC_AHEAD(TX_DESC_AHEAD)) tx (
     .clk(clk), .rst(rst || flush_rst[0]),
     .tx_en(tx_en), .txq_base(txq_base), .txq_size(txq_size),
     .txq_prod(txq_prod), .txq_cons(txq_cons), .max_frame(max_frame),
@@ -497,9 +518,10 @@ wire         rx_in_valid = lb ? fq_tvalid && !lb_hold && !rx_cut :
 wire         rx_in_last = lb ? fq_tlast : s_axis_rx_tlast;
 wire         rx_in_user = lb ? 1'b0 : s_axis_rx_tuser;
 
-nic_rx #(.LANES(LANES), .WIDTH(WIDTH)) rx (
+nic_rx #(.LANES(LANES), .WIDTH(WIDTH), .DESC_AHEAD(RX_DESC_AHEAD),
+         .WR_FRAMES(RX_WR_FRAMES)) rx (
     .clk(clk), .rst(rst || flush_rst[1]),
-    .rx_en(rx_en), .rxq_base(rxq_base), .rxq_size(rxq_size),
+    .rx_en(rx_en), .dma_en(dma_enable), .rxq_base(rxq_base), .rxq_size(rxq_size),
     .rxq_prod(rxq_prod), .rxq_cons(rxq_cons), .max_frame(max_frame),
     .s_axis_tdata(rx_in_data), .s_axis_tkeep(rx_in_keep),
     .s_axis_tvalid(rx_in_valid), .s_axis_tlast(rx_in_last),

@@ -46,6 +46,13 @@ module nic_rx #
     parameter LANES = 8,
     // width mode built (1, at 16 lanes only; inc_nic's WIDTH)
     parameter WIDTH = 1,
+    // descriptors read ahead of their frames (in flight and waiting for
+    // WA); a power of 2, at least 4 (inc_nic's RX_DESC_AHEAD)
+    parameter DESC_AHEAD = 16,
+    // frames whose two writes are issued and not yet both done (32
+    // writes: inc_nic's write port keeps 64 in flight); a power of 2, at
+    // least 4 (inc_nic's RX_WR_FRAMES)
+    parameter WR_FRAMES = 16,
     // the beat in bits and bytes, and log2 of its bytes (derived: leave them)
     parameter DATA_W = 32 * LANES,
     parameter BB = DATA_W / 8,
@@ -56,6 +63,7 @@ module nic_rx #
     input  wire          rst,
 
     input  wire          rx_en,
+    input  wire          dma_en,    // bus mastering on (inc_nic's dma_enable)
     input  wire [63:0]   rxq_base,
     input  wire [3:0]    rxq_size,
     input  wire [15:0]   rxq_prod,
@@ -1406,22 +1414,19 @@ end
 wire [11:0] ring_mask = ~(12'hfff << rxq_size);
 wire        unused_base = ^rxq_base[3:0];   // below the descriptor size
 // D reads descriptors from d_fidx on into a FIFO of ND, as long as PROD is
-// ahead of it and frames in the ring (or coming in) that WA has not taken
-// outnumber the descriptors read or being read for WA: a descriptor is read
-// once a frame is coming for it, not before (a frame that comes while bus
-// mastering is off finds its descriptor's read failed, and is dropped
-// without using it), and several reads are in flight at once (their
-// latency, behind the transmit engine's frame reads on the shared channel,
-// stays off the frames' path through H and X). WA takes them from the
-// FIFO, in order, for the frames it starts (wa_didx: the next it takes;
-// [wa_didx, d_fidx) are in the FIFO or being read; CONS follows as frames
-// complete). A buffer too small for
-// WA's frame is read again before the frame is dropped for it: what was
-// read ahead goes, and is read again from the head (a read that failed,
-// with bus mastering off, gave a 0-byte buffer; a driver may have posted a
-// descriptor before it wrote it). So is all of it when RX is turned off
-// (the ring may change then).
-localparam ND_W = 3;
+// ahead of it, RX is on and bus mastering too (dma_en), before their
+// frames come: several reads are in flight at once, and a host's read
+// latency (1 us, behind the transmit engine's frame reads on the shared
+// channel) stays off the frames' path through H, X and W. WA takes them
+// from the FIFO, in order, for the frames it starts (wa_didx: the next it
+// takes; [wa_didx, d_fidx) are in the FIFO or being read; CONS follows as
+// frames complete). A frame that comes while bus mastering is off is
+// dropped (for want of a buffer) without taking one. A buffer too small
+// for WA's frame is read again before the frame is dropped for it: what
+// was read ahead goes, and is read again from the head (a driver may have
+// posted a descriptor before it wrote it). So is all of it when RX is
+// turned off (the ring may change then).
+localparam ND_W = $clog2(DESC_AHEAD);
 localparam [ND_W:0] ND = 1 << ND_W;
 reg  [15:0] d_fidx = 0;
 reg  [15:0] wa_didx = 0;
@@ -1452,16 +1457,10 @@ wire        d_take;                 // WA takes the head for a frame
 wire        d_complete;             // a frame's writes are done: CONS moves
 wire        wa_small;               // the head's buffer is too small for WA's frame
 reg         d_flush = 1'b0;         // read again from wa_didx, once D is idle
-// frames in the ring or coming in that WA has not taken (w_idx..wa_idx: taken,
-// still in the ring), and descriptors read or being read for them
+// the frames WA has taken (w_idx..wa_idx: still in the ring)
 reg  [15:0] wa_idx = 0;
-// (both at most 17: the low bits of the differences do)
-wire [5:0]  wa_ahead = wa_idx[5:0] - w_idx[5:0];
-wire [5:0]  d_frames = {1'b0, q_cnt} + {5'd0, f_bytes != 0} - wa_ahead;
-wire [5:0]  d_ahead = d_fidx[5:0] - wa_didx[5:0];
-wire        d_fetch = d_state == D_IDLE && rx_en && rxq_prod != d_fidx &&
-                      d_qp - d_rp != ND && d_ahead < d_frames && slot_fresh &&
-                      !d_flush;
+wire        d_fetch = d_state == D_IDLE && rx_en && dma_en && rxq_prod != d_fidx &&
+                      d_qp - d_rp != ND && slot_fresh && !d_flush;
 wire        wa_wait;                // WA waits for a descriptor for its frame
 // (nothing in flight)
 wire        d_flushing = (d_flush || (!rx_en && !wa_wait)) && d_state == D_IDLE &&
@@ -1577,7 +1576,7 @@ wire wa_toosmall = wa_state == WA_CHK && !w_bad && wa_buf && !d_flush && d_avail
                    wa_lt_ok && wa_lt;
 assign wa_small = wa_toosmall && !wa_rechk;         // read it again
 wire wa_drop = w_bad || !wa_buf || (wa_toosmall && wa_rechk) ||
-               (wa_starved && !d_flush);
+               (wa_starved && !d_flush) || !dma_en;
 assign wa_wait = wa_state == WA_CHK && !w_bad && wa_buf;
 assign d_take = wa_state == WA_CHK && !wa_drop && !wa_toosmall && !d_flush &&
                 d_avail != 0 && wa_lt_ok && as_go_ready && wq_cnt != 3'd4;
@@ -1735,9 +1734,12 @@ wire         wr_pass = wr_skip || (wr_fire && wr_desc);   // WR leaves an entry
 
 // frames whose two writes were issued and not yet both done: what their
 // completion counts
-reg  [46:0]  cq [0:3];
-reg  [1:0]   cq_wp = 0, cq_rp = 0;
-reg  [2:0]   cq_cnt = 0;
+localparam CQ_AW = $clog2(WR_FRAMES);
+localparam [CQ_AW:0] CQ_N = WR_FRAMES;
+localparam [CQ_AW:0] CQ_N2 = WR_FRAMES - 2;     // room for two more
+reg  [46:0]  cq [0:WR_FRAMES-1];
+reg  [CQ_AW-1:0] cq_wp = 0, cq_rp = 0;
+reg  [CQ_AW:0] cq_cnt = 0;
 reg          c_half = 1'b0;     // the oldest one's data write is done
 wire         cq_push = wb_state == WB_DDATA && wr_ready;
 assign d_complete = wr_done && c_half;
@@ -1766,7 +1768,7 @@ wire wb_drop = wb_state == WB_IDLE && wq_cnt != 0 && q_kind != Q_DELIVER && wr_o
 // (WB_DDATA: the entry after the head, and room for one more completion)
 wire [1:0] wq_rp1 = wq_rp + 2'd1;
 wire [1:0] q_next_kind = wq[wq_rp1][WQ_W-1 -: 2];
-wire wb_next_go = wq_cnt >= 3'd2 && q_next_kind == Q_DELIVER && cq_cnt <= 3'd2;
+wire wb_next_go = wq_cnt >= 3'd2 && q_next_kind == Q_DELIVER && cq_cnt <= CQ_N2;
 wire wb_data_end = wb_state == WB_DATA && wr_ready && o_tvalid && o_tlast;
 assign pop_frame = wb_drop || wb_data_end;
 assign pop_words = q_words;
@@ -1808,7 +1810,7 @@ always @(posedge clk) begin
                 stat_inc[ST(INC_ST_RX_DROP_MALFORMED) +: 16] <= 16'd1;
             else
                 stat_inc[ST(INC_ST_RX_DROP_NO_BUFFER) +: 16] <= {15'd0, i_drop_buf} + 16'd1;
-        end else if (wq_cnt != 0 && q_kind == Q_DELIVER && cq_cnt != 3'd4) begin
+        end else if (wq_cnt != 0 && q_kind == Q_DELIVER && cq_cnt != CQ_N) begin
             wb_state <= WB_DATA;
         end
     end
@@ -1847,10 +1849,10 @@ always @(posedge clk) begin
         end
     end
     if (cq_push)
-        cq_wp <= cq_wp + 2'd1;
+        cq_wp <= cq_wp + 1'b1;
     if (d_complete)
-        cq_rp <= cq_rp + 2'd1;
-    cq_cnt <= cq_cnt + {2'd0, cq_push} - {2'd0, d_complete};
+        cq_rp <= cq_rp + 1'b1;
+    cq_cnt <= cq_cnt + {{CQ_AW{1'b0}}, cq_push} - {{CQ_AW{1'b0}}, d_complete};
 
     if (rst) begin
         wb_state <= WB_IDLE;

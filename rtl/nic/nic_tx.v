@@ -53,6 +53,12 @@ module nic_tx #
     parameter LANES = 8,
     // width mode built (1, at 16 lanes only; inc_nic's WIDTH)
     parameter WIDTH = 1,
+    // frame reads (RD_CHUNK bytes each) in flight; a power of 2, at most
+    // 64 (inc_nic's TX_RD_OUT)
+    parameter RD_OUT = 32,
+    // descriptors read ahead (in flight and waiting for TR); a power of
+    // 2, at least 4 (inc_nic's TX_DESC_AHEAD)
+    parameter DESC_AHEAD = 16,
     // the beat in bits and bytes, and log2 of its bytes (derived: leave them)
     parameter DATA_W = 32 * LANES,
     parameter BB = DATA_W / 8,
@@ -136,7 +142,7 @@ localparam [7:0] R_COMPRESSED = 8'd0, R_NOT_ASKED = 8'd1, R_NOT_IP = 8'd2,
 // record slots: NR frames in flight at most
 // width mode (3): only where it is built (16 lanes, WIDTH)
 localparam WIDTH_OK = LANES == 16 && WIDTH != 0;
-localparam SLOT_W = 4;
+localparam SLOT_W = 5;
 localparam [15:0] NR = 16'd1 << SLOT_W;
 // the rings, in words of a beat: the frame RAM 64 KiB (seven 9018-byte
 // frames, dozens of common ones), the body RAM 32 KiB (three bodies of the
@@ -171,7 +177,7 @@ wire [11:0] ring_mask = ~(12'hfff << txq_size);
 wire        unused_base = ^txq_base[4:0];   // below the descriptor size
 
 // ---- the order of TX's reads: 1 a descriptor (TD's), 0 a frame (TF's) ----
-localparam TK_AW = 4;
+localparam TK_AW = $clog2(RD_OUT + DESC_AHEAD);   // every read TX has in flight
 reg  [(1 << TK_AW)-1:0] tk = 0;
 reg  [TK_AW:0] tk_wp = 0, tk_rp = 0;
 wire         tk_full = tk_wp - tk_rp == (1 << TK_AW);
@@ -179,7 +185,8 @@ wire         tk_desc = tk[tk_rp[TK_AW-1:0]];        // the next answer is a desc
 wire         tk_any = tk_wp != tk_rp;
 
 // ---- TD: descriptors read ahead ----
-localparam [15:0] ND = 16'd4;
+localparam ND_W = $clog2(DESC_AHEAD);
+localparam [15:0] ND = DESC_AHEAD;
 // the address of descriptor td_idx, BASE's bits below the descriptor size
 // ignored (docs/regmap.md), in two clocks (the low 32 bits and their
 // carry, then the high ones): td_fresh once both have followed td_idx
@@ -201,15 +208,15 @@ wire        td_go = !td_req && tx_en && txq_prod != td_idx && td_ahead < ND &&
                     td_fresh;
 
 // the descriptors' addresses, in the order of TD's requests
-reg  [58:0] tda [0:3];
-reg  [1:0]  tda_wp = 0, tda_rp = 0;
+reg  [58:0] tda [0:ND-1];
+reg  [ND_W-1:0] tda_wp = 0, tda_rp = 0;
 
 // the FIFO of descriptors read: the fields TR and the rest of F use
 localparam DQ_W = 64 + 14 + 1 + 8 + 8 + 16 + 16 + 59 + 1;
-reg  [DQ_W-1:0] dq [0:3];
-reg  [8:0]  dq_words [0:3];     // the frame's ring words, counted as it comes
-reg  [1:0]  dq_wp = 0, dq_rp = 0;
-reg  [2:0]  dq_cnt = 0;
+reg  [DQ_W-1:0] dq [0:ND-1];
+reg  [8:0]  dq_words [0:ND-1];  // the frame's ring words, counted as it comes
+reg  [ND_W-1:0] dq_wp = 0, dq_rp = 0;
+reg  [ND_W:0] dq_cnt = 0;
 wire        d_resp = rd_valid && rd_ready && tk_desc;   // a descriptor arrives
 // the descriptor's fields (docs/regmap.md, "TX descriptor")
 wire [63:0] dsc_addr = rd_data[8*INC_TXD_ADDR +: 64];
@@ -249,18 +256,22 @@ wire [15:0] f_inflight = tr_idx - s_idx;
 
 // frames asked for (or in error, not asked), in order, for TF
 localparam FQ_W = DQ_W - 64 + FR_AW + 1;
-reg  [FQ_W-1:0] fq [0:7];
-reg  [2:0]  fq_wp = 0, fq_rp = 0;
-reg  [3:0]  fq_cnt = 0;
+// (as many as reads may be in flight: a frame of one read each)
+localparam FQ_AW = $clog2(RD_OUT);
+localparam [FQ_AW:0] FQ_N = RD_OUT;
+reg  [FQ_W-1:0] fq [0:RD_OUT-1];
+reg  [FQ_AW-1:0] fq_wp = 0, fq_rp = 0;
+reg  [FQ_AW:0] fq_cnt = 0;
 
 // A frame is read in requests of RD_CHUNK bytes (as a PCIe bridge splits
 // reads at its maximum read request size): the receive engine's
-// descriptor reads, answered in order with them, wait for at most TR_MAX
+// descriptor reads, answered in order with them, wait for at most RD_OUT
 // of them, however long the frame
 localparam [13:0] RD_CHUNK = 14'd512;
-localparam [3:0] TR_MAX = 4'd4;
+localparam RO_W = $clog2(RD_OUT) + 1;
+localparam [RO_W-1:0] TR_MAX = RD_OUT;
 reg         tr_req = 1'b0;      // a chunk's read is up
-reg  [3:0]  tr_out = 0;         // chunks asked for (or up), not yet all in
+reg  [RO_W-1:0] tr_out = 0;    // chunks asked for (or up), not yet all in
 reg  [63:0] tr_req_addr = 0;
 reg  [13:0] tr_req_len = 0;
 reg  [13:0] tr_left = 0;        // the frame's bytes after this chunk
@@ -268,7 +279,7 @@ wire [13:0] tr_next = tr_left > RD_CHUNK ? RD_CHUNK : tr_left;
 // TR takes the head: a record slot is free, TF's queue and tk have room,
 // and (but for a descriptor in error) the ring has room for the frame
 wire        tr_busy = tr_req || tr_left != 0;  // a frame's chunks are being asked for
-wire        tr_go = !tr_busy && dq_cnt != 0 && f_inflight < NR && fq_cnt != 4'd8 &&
+wire        tr_go = !tr_busy && dq_cnt != 0 && f_inflight < NR && fq_cnt != FQ_N &&
                     (t_err || (t_fits && !tk_full && tr_out < TR_MAX));
 // the frame's next chunk
 wire        tr_more = !tr_req && tr_left != 0 && !tk_full && tr_out < TR_MAX;
@@ -470,7 +481,7 @@ always @(posedge clk) begin
         td_req <= 1'b1;
         td_req_slot <= td_slot;
         tda[tda_wp] <= td_slot;
-        tda_wp <= tda_wp + 2'd1;
+        tda_wp <= tda_wp + 1'b1;
         td_idx <= td_idx + 16'd1;
         td_age <= 0;
     end
@@ -478,17 +489,17 @@ always @(posedge clk) begin
         dq[dq_wp] <= d_in;
         dq_words[dq_wp] <= {{(BS - 5){1'b0}}, dsc_len[13:BS]} +
                            {8'd0, dsc_len[BS-1:0] != 0};
-        dq_wp <= dq_wp + 2'd1;
-        tda_rp <= tda_rp + 2'd1;
+        dq_wp <= dq_wp + 1'b1;
+        tda_rp <= tda_rp + 1'b1;
     end
 
     // TR
     if (tr_go) begin
-        dq_rp <= dq_rp + 2'd1;
+        dq_rp <= dq_rp + 1'b1;
         tr_idx <= tr_idx + 16'd1;
         fq[fq_wp] <= {t_len, t_comp, t_k, t_mode, t_off, t_rlen, t_dslot, t_err,
                       fr_ptr};
-        fq_wp <= fq_wp + 3'd1;
+        fq_wp <= fq_wp + 1'b1;
         if (!t_err) begin
             tr_req <= 1'b1;
             tr_req_addr <= t_addr;
@@ -523,9 +534,9 @@ always @(posedge clk) begin
     end
     if (rd_valid && rd_ready && rd_last)
         tk_rp <= tk_rp + 1'b1;
-    dq_cnt <= dq_cnt + {2'd0, d_resp} - {2'd0, tr_go};
-    tr_out <= tr_out + {3'd0, (tr_go && !t_err) || tr_more} -
-              {3'd0, rd_valid && rd_ready && rd_last && !tk_desc};
+    dq_cnt <= dq_cnt + {{ND_W{1'b0}}, d_resp} - {{ND_W{1'b0}}, tr_go};
+    tr_out <= tr_out + {{(RO_W-1){1'b0}}, (tr_go && !t_err) || tr_more} -
+              {{(RO_W-1){1'b0}}, rd_valid && rd_ready && rd_last && !tk_desc};
 
     // TF
     case (tf_state)
@@ -533,14 +544,14 @@ always @(posedge clk) begin
         if (fq_cnt != 0 && !g_err) begin
             {f_len, f_comp, f_k, f_mode, f_off, f_rlen, f_dslot, f_err, f_fbase} <=
                 fq[fq_rp];
-            fq_rp <= fq_rp + 3'd1;
+            fq_rp <= fq_rp + 1'b1;
             f_hregw <= 0;
             fetch_word <= 0;
             a_wptr <= g_fbase;
             tf_left <= {{(BS - 5){1'b0}}, g_len[13:BS]} + {8'd0, g_len[BS-1:0] != 0};
             tf_state <= TF_FETCH;
         end else if (tf_err_go) begin
-            fq_rp <= fq_rp + 3'd1;
+            fq_rp <= fq_rp + 1'b1;
         end
     end
     TF_FETCH: begin
@@ -569,8 +580,8 @@ always @(posedge clk) begin
     end
     default: tf_state <= TF_IDLE;
     endcase
-    fq_cnt <= fq_cnt + {3'd0, tr_go} - {3'd0, (tf_state == TF_IDLE && fq_cnt != 0 &&
-                                               !g_err) || tf_err_go};
+    fq_cnt <= fq_cnt + {{FQ_AW{1'b0}}, tr_go} -
+              {{FQ_AW{1'b0}}, (tf_state == TF_IDLE && fq_cnt != 0 && !g_err) || tf_err_go};
 
     // the holding register
     if (tf_hand) begin

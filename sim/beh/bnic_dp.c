@@ -283,7 +283,9 @@ static void rx_one(struct bnic *b)
 		bnic_stat_add(b, INC_ST_RX_DROP_MALFORMED, 1);
 		goto next;
 	}
-	if (!b->rx_en || q->prod == q->cons) {	/* no buffer posted */
+	/* no buffer posted, or bus mastering off (nic_rx: no descriptor is
+	 * read then, and a frame takes none) */
+	if (!b->rx_en || !b->dma_on || q->prod == q->cons) {
 		bnic_stat_add(b, INC_ST_RX_DROP_NO_BUFFER, 1);
 		goto next;
 	}

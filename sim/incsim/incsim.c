@@ -170,6 +170,7 @@ struct opts {
 	int behavioral;			/* --model behavioral */
 	const char *record;		/* --record-compressed FILE */
 	unsigned int lanes;		/* --lanes (0: the model's) */
+	double dma_latency_ns;		/* --dma-latency: a read's round trip */
 };
 
 static void usage(FILE *f)
@@ -181,12 +182,16 @@ static void usage(FILE *f)
 "              [--stall-after N[,N...]] [--tx-wedge-after N] [--check-dma]\n"
 "              [--sleep-scale MS]\n"
 "              [--fault engine-tx|engine-rx] [--model rtl|behavioral] [--lanes 16|8]\n"
+"              [--dma-latency NS]\n"
 "  --model rtl         the NIC's RTL, Verilated, clock by clock (the default)\n"
 "  --model behavioral  the behavioral model of the same device: the same registers,\n"
 "                      rings, counters, firmware and frames, without the RTL's timing\n"
 "  --lanes 16|8        the behavioral NIC's lanes (8: no width mode; FEATURES bit 12)\n"
 "  --record-compressed FILE  every encapsulated (compressed) frame sent or received\n"
 "                      on the link, into FILE as pcap (tests/sim/beh/wire-recheck)\n"
+"  --dma-latency NS    every DMA read of the RTL model answered NS nanoseconds after\n"
+"                      its request at the earliest (a host's PCIe round trip, about\n"
+"                      1000; 0, the default: as soon as the guest's memory gives it)\n"
 "  --fault engine-tx   a faulty compressor: inc_nic's dbg_engine_fault bit 0 flips\n"
 "                      bit 0 of every beat it outputs (frames and the self-test)\n"
 "  --fault engine-rx   the same for the decompressors (bit 1); may be repeated\n"
@@ -276,6 +281,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{ "model", required_argument, NULL, 'M' },
 		{ "lanes", required_argument, NULL, 'L' },
 		{ "record-compressed", required_argument, NULL, 'P' },
+		{ "dma-latency", required_argument, NULL, 'Y' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -394,6 +400,14 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			o->lanes = (unsigned int)atoi(optarg);
 			break;
 		case 'P': o->record = optarg; break;
+		case 'Y':
+			errno = 0;
+			o->dma_latency_ns = strtod(optarg, &end);
+			if (errno || *end || end == optarg || !(o->dma_latency_ns >= 0) ||
+			    o->dma_latency_ns > 1e6)
+				return bad_opt("bad --dma-latency (nanoseconds, 0..1000000): %s",
+					       optarg);
+			break;
 		case 'h': usage(stdout); exit(0);
 		default:
 			return bad_opt("unknown or incomplete option: %s",
@@ -1307,6 +1321,8 @@ int main(int argc, char **argv)
 		}
 		if (o.random)
 			msg(&s, "--random: the behavioral model has no interface timing to shake; ignored");
+		if (o.dma_latency_ns > 0)
+			msg(&s, "--dma-latency: the behavioral model has no DMA timing; ignored");
 		goto made;
 	}
 	nic_env_cfg_default(&cfg, o.seed);
@@ -1323,6 +1339,8 @@ int main(int argc, char **argv)
 	cfg.log_ctx = &s;
 	cfg.trace = o.trace;
 	cfg.engine_fault = o.engine_fault;
+	/* a read's round trip, in the NIC's clocks */
+	cfg.rd_lat_min = (unsigned int)(o.dma_latency_ns * INCSIM_CLK_MHZ / 1000 + 0.5);
 	s.env = nic_env_new(&cfg);
 	if (!s.env) {
 		msg(&s, "out of memory");

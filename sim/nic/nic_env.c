@@ -780,6 +780,7 @@ static void drive(struct nic_env *e)
 	}
 	io->rst = 0;
 	io->link_up = e->cfg.link_up;
+	io->dma_enable = !e->dma_off;
 	io->link_speed = e->cfg.link_speed;
 	io->dbg_engine_fault = e->cfg.engine_fault;
 	drive_csr(e);
@@ -874,7 +875,7 @@ static void sample_rd(struct nic_env *e)
 			e->cnt.dma_blocked++;	/* answered with zeros */
 		else
 			memcpy(op->data, e->mem + (op->addr - e->cfg.mem_base), len);
-		op->start_at = e->now + 1 + upto(e, e->cfg.rd_lat_max);
+		op->start_at = e->now + 1 + e->cfg.rd_lat_min + upto(e, e->cfg.rd_lat_max);
 		trace(e, "DMA read 0x%llx +%u", (unsigned long long)op->addr, len);
 		e->cnt.rd_reqs++;
 		e->cnt.rd_bytes += len;
@@ -912,7 +913,7 @@ static void wr_finish(struct nic_env *e, struct wr_op *op)
 		op->data = realloc(op->data, op->len);
 		memset(op->data + op->got, 0, op->len - op->got);
 	}
-	t = op->last_beat + 1 + upto(e, e->cfg.wr_done_max);
+	t = op->last_beat + 1 + e->cfg.wr_done_min + upto(e, e->cfg.wr_done_max);
 	if (t <= e->wr_last_done)
 		t = e->wr_last_done + 1;
 	op->done_at = e->wr_last_done = t;

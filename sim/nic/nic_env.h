@@ -51,18 +51,20 @@ struct nic_env_cfg {
 	int engine_fault;	/* the dbg_engine_fault input (NIC_FAULT_*) */
 	uint32_t link_speed;	/* the link_speed input, Mbit/s (0: unknown) */
 	/* DMA read: chance the request channel is not ready on a clock;
-	 * a response starts 0..rd_lat_max clocks after its request was taken
-	 * (and after the response before it); chance of a clock without a
-	 * beat inside a response; requests in flight before ready goes low
-	 * (0: no limit) */
+	 * a response starts rd_lat_min + 0..rd_lat_max clocks after its
+	 * request was taken (and after the response before it; rd_lat_min:
+	 * the host's round trip, 250 clocks for a PCIe read's 1 us at the
+	 * NIC's 250 MHz); chance of a clock without a beat inside a response;
+	 * requests in flight before ready goes low (0: no limit) */
 	double rd_req_stall;
-	unsigned int rd_lat_max;
+	unsigned int rd_lat_min, rd_lat_max;
 	double rd_gap;
 	unsigned int rd_max_outstanding;
 	/* DMA write: chance each channel is not ready on a clock; the done
-	 * pulse comes 1..1+wr_done_max clocks after the last data beat */
+	 * pulse comes 1 + wr_done_min + 0..wr_done_max clocks after the last
+	 * data beat (and after the done before it) */
 	double wr_req_stall, wr_data_stall;
-	unsigned int wr_done_max;
+	unsigned int wr_done_min, wr_done_max;
 	/* MAC TX: chance tready is low on a clock */
 	double tx_stall;
 	/* MAC RX: chance of an idle clock before each beat inside a frame,

@@ -100,6 +100,7 @@ extern "C" void vl_nic_set_inputs(struct vl_nic *n, const struct vl_nic_io *io)
 	m->clk = 0;
 	set_port(m->rst, (uint64_t)(io->rst != 0));
 	set_port(m->link_up, (uint64_t)(io->link_up != 0));
+	set_port(m->dma_enable, (uint64_t)(io->dma_enable != 0));
 	set_port(m->link_speed, io->link_speed);
 	set_port(m->s_axil_awaddr, io->s_axil_awaddr);
 	set_port(m->s_axil_awvalid, (uint64_t)(io->s_axil_awvalid != 0));

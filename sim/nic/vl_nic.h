@@ -32,6 +32,7 @@ struct vl_nic_io {
 	/* ---- inputs ---- */
 	int rst;
 	int link_up;
+	int dma_enable;		/* bus mastering on */
 	uint32_t link_speed;	/* Mbit/s */
 	/* AXI4-Lite slave (CSR) */
 	uint16_t s_axil_awaddr;

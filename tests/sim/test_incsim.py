@@ -444,7 +444,9 @@ def test_reset_master(tmp):
         for line in text.splitlines():
             if "stats: resets" in line or "interface errors" in line:
                 diag(line)
-        ok(rc == 0 and stat_of(text, "resets") == 2 and (stat_of(text, "dma_blocked") or 0) >= 3,
+        # (blocked: TX's descriptor read and status write; RX reads no
+        # descriptor while bus mastering is off, and delivers nothing)
+        ok(rc == 0 and stat_of(text, "resets") == 2 and (stat_of(text, "dma_blocked") or 0) >= 2,
            "--stats: resets 2, dma_blocked %s (exit %d)" % (stat_of(text, "dma_blocked"), rc))
         ok("bad command" not in text, "OP_RESET and OP_MASTER are not bad commands")
     finally:
@@ -719,6 +721,9 @@ def main():
     for v in ("0", "-1", "abc", "3x", ""):
         run_bad(["--ivshmem", ivs_path, "--ram", ram_path, "--tx-wedge-after", v], 2,
                 "bad --tx-wedge-after", "--tx-wedge-after '%s'" % v)
+    for v in ("abc", "-1", "1e9", ""):
+        run_bad(["--ivshmem", ivs_path, "--ram", ram_path, "--dma-latency", v], 2,
+                "bad --dma-latency", "--dma-latency '%s'" % v)
     run_bad(["--ivshmem", ivs_path, "--ram", tmp + "/nope"], 1,
             "give --ram-size to create it", "missing RAM file")
     with open(tmp + "/small", "wb") as f:
