@@ -143,8 +143,10 @@ module inc_nic #
 
     input  wire [DATA_W-1:0] s_axis_rx_tdata,
     input  wire [KEEP_W-1:0] s_axis_rx_tkeep,
+    // (no tready: a MAC cannot be held; a frame the NIC has no room for
+    // is dropped whole and counted, docs/dataflow.md "Receive without
+    // back-pressure")
     input  wire          s_axis_rx_tvalid,
-    output wire          s_axis_rx_tready,
     input  wire          s_axis_rx_tlast,
     input  wire          s_axis_rx_tuser,
 
@@ -509,7 +511,6 @@ assign m_axis_tx_tlast = fq_tlast;
 wire rx_room;
 wire lb_hold = rx_en && !fq_in_frame && !rx_room;
 assign fq_tready = lb ? !lb_hold : m_axis_tx_tready;
-assign s_axis_rx_tready = 1'b1;
 
 wire [DATA_W-1:0] rx_in_data = lb ? fq_tdata : s_axis_rx_tdata;
 wire [KEEP_W-1:0] rx_in_keep = lb ? fq_tkeep : s_axis_rx_tkeep;

@@ -9,7 +9,7 @@
  *   random ready, the bytes applied to memory (and s_dma_wr_done pulsed)
  *   in order, a random number of clocks after the last data beat;
  * - a MAC: a TX sink with random tready, an RX source with random idle
- *   clocks (the NIC keeps s_axis_rx_tready at 1: a 0 is recorded);
+ *   clocks (the NIC takes every beat: it has no tready);
  * - an MSI-X sink with random ready;
  * - AXI4-Lite CSR reads and writes that run clock by clock with the rest;
  * - protocol checks on every interface (handshake stability, keep masks,
@@ -104,7 +104,6 @@ struct nic_env_errors {
 	uint64_t axis_proto;	/* MAC TX: keep holes, short beats before tlast, empty beats */
 	uint64_t tx_gap;	/* MAC TX: tvalid low inside a frame (a real MAC's underrun) */
 	uint64_t stability;	/* valid dropped, or payload changed, before its handshake */
-	uint64_t rx_not_ready;	/* clocks with s_axis_rx_tready low */
 	uint64_t irq_vector;	/* m_irq_vector not 0, 1 or 2 */
 	uint64_t csr_proto;	/* a response without a request, or before it */
 	uint64_t csr_timeout;	/* CSR accesses that gave up */

@@ -163,7 +163,6 @@ extern "C" void vl_nic_get_outputs(const struct vl_nic *n, struct vl_nic_io *io)
 	io->m_axis_tx_tkeep = get_port(m->m_axis_tx_tkeep);
 	io->m_axis_tx_tvalid = (int)get_port(m->m_axis_tx_tvalid);
 	io->m_axis_tx_tlast = (int)get_port(m->m_axis_tx_tlast);
-	io->s_axis_rx_tready = (int)get_port(m->s_axis_rx_tready);
 	io->idle = (int)get_port(m->idle);
 	io->sleep = (int)get_port(m->sleep);
 }

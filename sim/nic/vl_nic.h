@@ -85,7 +85,6 @@ struct vl_nic_io {
 	uint8_t m_axis_tx_tdata[VL_NIC_BEAT_MAX];
 	uint64_t m_axis_tx_tkeep;
 	int m_axis_tx_tvalid, m_axis_tx_tlast;
-	int s_axis_rx_tready;
 	int idle;		/* nothing to do, nothing in flight */
 	int sleep;		/* idle but for the management core's timer */
 };

@@ -65,7 +65,7 @@ static const struct port {
 	PORT(m_dma_wr_req_valid), PORT(m_dma_wr_data), PORT(m_dma_wr_keep),
 	PORT(m_dma_wr_last), PORT(m_dma_wr_valid), PORT(m_irq_vector), PORT(m_irq_valid),
 	PORT(m_axis_tx_tdata), PORT(m_axis_tx_tkeep), PORT(m_axis_tx_tvalid),
-	PORT(m_axis_tx_tlast), PORT(s_axis_rx_tready), PORT(idle), PORT(sleep),
+	PORT(m_axis_tx_tlast), PORT(idle), PORT(sleep),
 };
 #define NPORTS (sizeof(ports) / sizeof(ports[0]))
 
