@@ -34,8 +34,10 @@
  * start plus its length, and its length is in its header. It is done once
  * per segment (8 groups: 8 raw beats at 8 lanes, 4 at 16), not per beat:
  *   - writer: the body's beats are packed, whatever their tkeep, into a
- *     byte-addressed ring buffer (BUF_ROWS rows of one input beat), and a
- *     chunk queue entry records where each body starts and its parameters;
+ *     byte-addressed ring buffer (BUF_ROWS rows of one input beat, a bank
+ *     of LUT RAM per byte of a row: a beat rotated to its offset writes
+ *     each bank once, at its row or the next), and a chunk queue entry
+ *     records where each body starts and its parameters;
  *   - header chaser: from a segment's start it reads the header, sums the
  *     present groups' payload sizes and adds: the next segment's start, a
  *     loop of 4 clocks (read; tag word sizes; two half sums; add), issuing
@@ -143,6 +145,82 @@ function [5:0] tw_bytes;
     end
 endfunction
 
+// bit i set for i < n: a thermometer decode, bit i a comparison of n with
+// the constant i (written as a shift of ones: a few word operations to a
+// simulator)
+function [C-1:0] below;
+    input [LC-1:0] n;
+    begin
+        below = ~({C{1'b1}} << n);
+    end
+endfunction
+
+// the C bytes of x rotated up by s bytes: byte j to (j + s) mod C; a
+// shifter's stages, coarse first
+function [C*8-1:0] rot_up;
+    input [C*8-1:0] x;
+    input [LC-1:0]  s;
+    integer b;
+    reg [C*8-1:0] r;
+    begin
+        r = x;
+        for (b = LC - 1; b >= 0; b = b - 1)
+            if (s[b])
+                r = (r << (8 << b)) | (r >> (C*8 - (8 << b)));
+        rot_up = r;
+    end
+endfunction
+
+// the C bits of x rotated up by s: bit j to (j + s) mod C
+function [C-1:0] rot_up1;
+    input [C-1:0]  x;
+    input [LC-1:0] s;
+    integer b;
+    reg [C-1:0] r;
+    begin
+        r = x;
+        for (b = LC - 1; b >= 0; b = b - 1)
+            if (s[b])
+                r = (r << (1 << b)) | (r >> (C - (1 << b)));
+        rot_up1 = r;
+    end
+endfunction
+
+// the bytes of {hi, lo} from byte s (0..C-1) on: a shifter's stages, the
+// coarse first, so that the later ones are only as wide as what the caller
+// keeps of the result (a byte offset into a wide vector, x[8*s +: n], is
+// a shifter whose fine stages come first, each over the whole vector)
+function [XB*8-1:0] win_down;
+    input [C*8-1:0] hi;
+    input [C*8-1:0] lo;
+    input [LC-1:0]  s;
+    integer b;
+    reg [2*C*8-1:0] r;
+    begin
+        r = {hi, lo};
+        for (b = LC - 1; b >= 0; b = b - 1)
+            if (s[b])
+                r = r >> (8 << b);
+        win_down = r[XB*8-1:0];
+    end
+endfunction
+
+// the first HB of them (a segment's header), the same stages
+function [HB*8-1:0] win_hdr;
+    input [C*8-1:0] hi;
+    input [C*8-1:0] lo;
+    input [LC-1:0]  s;
+    integer b;
+    reg [2*C*8-1:0] r;
+    begin
+        r = {hi, lo};
+        for (b = LC - 1; b >= 0; b = b - 1)
+            if (s[b])
+                r = r >> (8 << b);
+        win_hdr = r[HB*8-1:0];
+    end
+endfunction
+
 // bytes in a tkeep that is contiguous from byte 0 (a one-hot decode of its
 // end, not an adder): keep_count
 localparam KC_C = C;
@@ -203,7 +281,8 @@ reg  [CQ_W:0]   cq_rp = 0;             // oldest entry (the extractor's)
 
 // ---- I1: the writer ---------------------------------------------------------------
 
-reg  [C*8-1:0]  bufm [0:BUF_ROWS-1];  // the body buffer, a byte ring
+// the body buffer, a byte ring: C banks of a byte (below, after the readers'
+// rows are declared), bank j holding byte j of every row
 reg  [PW-1:0]   wr_ptr = 0;            // next byte written
 reg  [PW-1:0]   rel_ptr = 0;           // oldest byte still needed
 reg  [CQ_W-1:0] w_seq = 0;             // the writer's current chunk
@@ -228,36 +307,13 @@ wire [13:0]     u_raw_len = i0_user[20:7];
 wire [1:0]      u_mode = i0_user[6:5];
 wire [4:0]      u_k = i0_user[4:0];
 
-// the beat's bytes land in two rows, under a byte mask: row hi (0, 1) of
-// the two after the beat's bytes are placed at byte off, the row's other
-// bytes as they were (a function, called in the write's clocked block: a
-// simulator evaluates the shifts only for a beat written)
-function [C*8-1:0] w_merge;
-    input [C*8-1:0] row;
-    input [C*8-1:0] data;
-    input [C-1:0]   keep;
-    input [LC-1:0]  off;
-    input           hi;
-    reg [2*C*8-1:0] wide;
-    reg [2*C-1:0]   msk;
-    reg [C*8-1:0]   d, m;
-    integer b;
-    begin
-        wide = {{C*8{1'b0}}, data} << {off, 3'd0};
-        msk = {{C{1'b0}}, keep} << off;
-        d = hi ? wide[2*C*8-1:C*8] : wide[C*8-1:0];
-        for (b = 0; b < C; b = b + 1)
-            m[8*b +: 8] = {8{hi ? msk[C + b] : msk[b]}};
-        w_merge = (row & ~m) | (d & m);
-    end
-endfunction
-
-always @(posedge clk) begin
-    if (w_en) begin
-        bufm[w_row] <= w_merge(bufm[w_row], i0_data, i0_keep, w_off, 1'b0);
-        bufm[w_row1] <= w_merge(bufm[w_row1], i0_data, i0_keep, w_off, 1'b1);
-    end
-end
+// the beat's bytes land in two rows: rotated up by the offset, byte j of
+// the beat goes to bank (j + off) mod C, at the beat's row, or at the next
+// for the banks below the offset (where the rotation wrapped). Each bank is
+// written at most once a beat: LUT RAM, one write port a bank.
+wire [C*8-1:0]  w_data = rot_up(i0_data, w_off);
+wire [C-1:0]    w_we = rot_up1(i0_keep, w_off) & {C{w_en}};
+wire [C-1:0]    w_lo = below(w_off);
 
 always @(posedge clk) begin
     if (w_en)
@@ -352,8 +408,8 @@ wire            is_last = is_left <= 9'd8;
 
 wire [RW-1:0]   h_row = is_abs[AW-1:LC];
 wire [RW-1:0]   h_row1 = h_row + 1'b1;
-wire [2*C*8-1:0] h_pair = {bufm[h_row1], bufm[h_row]};
-wire [HB*8-1:0] h_rd = h_pair[{1'b0, is_abs[LC-1:0], 3'd0} +: HB*8];
+wire [C*8-1:0]  h_r0, h_r1;             // the rows (the banks, below)
+wire [HB*8-1:0] h_rd = win_hdr(h_r1, h_r0, is_abs[LC-1:0]);
 wire            h_avail = is_bad || is_left == 0 || ended(ch_ptr[CQ_W-1:0]) ||
                           written(is_abs + HB[PW-1:0]);
 
@@ -829,8 +885,30 @@ end
 // P1: the bytes
 wire [RW-1:0]   x_row = gt_abs[AW-1:LC];
 wire [RW-1:0]   x_row1 = x_row + 1'b1;
-wire [2*C*8-1:0] x_pair = {bufm[x_row1], bufm[x_row]};
-wire [XB*8-1:0] x_rd = x_pair[{1'b0, gt_abs[LC-1:0], 3'd0} +: XB*8];
+wire [C*8-1:0]  x_r0, x_r1;             // the rows (the banks, below)
+wire [XB*8-1:0] x_rd = win_down(x_r1, x_r0, gt_abs[LC-1:0]);
+
+// ---- the ring: C banks of a byte -----------------------------------------------------
+//
+// Bank j holds byte j of every row. The writer (I1) writes a beat's bytes
+// at its row, or the next below its offset; the chaser reads the rows of a
+// segment's header (its row and the next), the extractor those of a raw
+// beat's payloads. Reads are asynchronous (LUT RAM), in the reader's clock,
+// as the flip-flop rows they replace were.
+
+genvar gb;
+generate
+    for (gb = 0; gb < C; gb = gb + 1) begin : bank
+        reg  [7:0] mem [0:BUF_ROWS-1];
+        always @(posedge clk)
+            if (w_we[gb])
+                mem[w_lo[gb] ? w_row1 : w_row] <= w_data[8*gb +: 8];
+        assign h_r0[8*gb +: 8] = mem[h_row];
+        assign h_r1[8*gb +: 8] = mem[h_row1];
+        assign x_r0[8*gb +: 8] = mem[x_row];
+        assign x_r1[8*gb +: 8] = mem[x_row1];
+    end
+endgenerate
 
 reg             p1_valid = 1'b0;
 reg  [XB*8-1:0] p1_win = 0;
