@@ -61,8 +61,14 @@ reg [OUT_BYTES*8-1:0] acc = 0;
 reg [CNT_W-1:0]       acc_len = 0;
 wire [OUT_BYTES-1:0]  acc_keep = ~({OUT_BYTES{1'b1}} << acc_len);
 
-// output FIFO, 4 beats
-reg [OUT_BYTES*8-1:0] f_data [0:3];
+// output FIFO, 4 beats; the data in two banks of two entries, the even
+// entries and the odd, so that the two beats a clock may write (lo at
+// f_wp, hi at f_wp + 1) go to different banks: one write port a bank
+// (LUT RAM), no write multiplexer in front of every entry
+(* ram_style = "logic" *)
+reg [OUT_BYTES*8-1:0] f_even [0:1];
+(* ram_style = "logic" *)
+reg [OUT_BYTES*8-1:0] f_odd [0:1];
 reg [OUT_BYTES-1:0]   f_keep [0:3];
 reg                   f_last [0:3];
 reg [USER_W-1:0]      f_user [0:3];
@@ -100,7 +106,7 @@ always @(posedge clk) begin
 end
 
 assign m_axis_tvalid = f_cnt != 3'd0;
-assign m_axis_tdata = f_data[f_rp];
+assign m_axis_tdata = f_rp[0] ? f_odd[f_rp[1]] : f_even[f_rp[1]];
 assign m_axis_tkeep = f_keep[f_rp];
 assign m_axis_tlast = f_last[f_rp];
 assign m_axis_tuser = f_user[f_rp];
@@ -122,23 +128,31 @@ wire [OUT_BYTES*8-1:0] hi = {{(OUT_BYTES-IN_BYTES)*8{1'b0}}, comb[TOT_BYTES*8-1:
 wire [OUT_BYTES-1:0]   lo_keep = comb_keep[OUT_BYTES-1:0];
 wire [OUT_BYTES-1:0]   hi_keep = {{(OUT_BYTES-IN_BYTES){1'b0}}, comb_keep[TOT_BYTES-1:OUT_BYTES]};
 
-// beats written this clock: lo (if full or last), then hi (if it spills)
+// beats written this clock: lo (if full or last), then hi (if it spills;
+// w1 implies w0)
 wire       w0 = take && (full || i_last);
 wire       w1 = take && spill;
 wire [1:0] nw = {1'b0, w0} + {1'b0, w1};
+wire [1:0] f_wp1 = f_wp + 2'd1;
+
+// lo to the bank of f_wp, hi to the other
+always @(posedge clk) begin
+    if (f_wp[0] ? w1 : w0)
+        f_even[f_wp[0] ? f_wp1[1] : f_wp[1]] <= f_wp[0] ? hi : lo;
+    if (f_wp[0] ? w0 : w1)
+        f_odd[f_wp[0] ? f_wp[1] : f_wp1[1]] <= f_wp[0] ? lo : hi;
+end
 
 always @(posedge clk) begin
     if (w0) begin
-        f_data[f_wp] <= lo;
         f_keep[f_wp] <= lo_keep;
         f_last[f_wp] <= i_last && !spill;
         f_user[f_wp] <= i_user;
     end
     if (w1) begin
-        f_data[f_wp + 2'd1] <= hi;
-        f_keep[f_wp + 2'd1] <= hi_keep;
-        f_last[f_wp + 2'd1] <= 1'b1;
-        f_user[f_wp + 2'd1] <= i_user;
+        f_keep[f_wp1] <= hi_keep;
+        f_last[f_wp1] <= 1'b1;
+        f_user[f_wp1] <= i_user;
     end
     if (take) begin
         if (i_last) begin

@@ -136,13 +136,21 @@ wire [1:0]  q_rp1 = q_rp + 2'd1;
 // range's offset (a function, evaluated where a register takes the beat:
 // a simulator shifts the pair only for a beat)
 wire              c_valid = busy && have;
+// (the pair shifted down by s bytes in stages, the coarse first, so that
+// each later stage is only as wide as what is kept of it: a byte
+// part-select, p[8*s +: DATA_W], is a shifter whose fine stages come
+// first, each over the whole pair)
 function [DATA_W-1:0] c_word;
     input [DATA_W-1:0] w0, w1;
     input [BS-1:0]     s;
     reg   [2*DATA_W-1:0] p;
+    integer b;
     begin
         p = {w1, w0};
-        c_word = p[{1'b0, s, 3'd0} +: DATA_W];
+        for (b = BS - 1; b >= 0; b = b - 1)
+            if (s[b])
+                p = p >> (8 << b);
+        c_word = p[DATA_W-1:0];
     end
 endfunction
 wire [BB-1:0]     c_keep = last_beat ? ~({BB{1'b1}} << last_keep) : {BB{1'b1}};

@@ -429,19 +429,40 @@ nic_hdr_parse_reg parse (
     .proto(p_proto), .fragment(p_fragment), .l4_off(p_l4_off)
 );
 
-function [7:0] byte_at;
+// The fields at the parsed offsets, from the header's bytes from byte at
+// on (at < 160; bytes past the header's 160 read as 0): a shifter's
+// stages, the coarse first, each only as wide as what is kept of it, so
+// that each field is a fixed byte of one of two windows (the IP header's
+// first 12 bytes; the shim's 16 and the carried L4 header after them)
+// instead of a 160-way choice of its own at an added offset.
+// l3_fields: {version nibble, bytes 6, 9, 10, 11}
+function [35:0] l3_fields;
     input [1279:0] h;
     input [7:0]    at;
+    integer b;
+    reg [1279:0] r;
     begin
-        byte_at = h[{at, 3'd0} +: 8];
+        r = h;
+        for (b = 7; b >= 0; b = b - 1)
+            if (at[b])
+                r = r >> (8 << b);
+        l3_fields = {r[7:4], r[8*6 +: 8], r[8*9 +: 8], r[8*10 +: 8], r[8*11 +: 8]};
     end
 endfunction
 
-function [3:0] hi_nibble_at;
+// l4_fields: {the shim's 16 bytes, the carried header's bytes 6, 7, the
+// high nibble of its byte 12, its bytes 16, 17}
+function [16*8+20+15:0] l4_fields;
     input [1279:0] h;
     input [7:0]    at;
+    integer b;
+    reg [1279:0] r;
     begin
-        hi_nibble_at = h[{at, 3'd4} +: 4];
+        r = h;
+        for (b = 7; b >= 0; b = b - 1)
+            if (at[b])
+                r = r >> (8 << b);
+        l4_fields = {r[16*8-1:0], r[8*22 +: 16], r[8*28 + 4 +: 4], r[8*32 +: 16]};
     end
 endfunction
 
@@ -455,29 +476,35 @@ reg  [7:0]  ch_mode = 0, ch_k = 0;
 reg  [15:0] ch_raw = 0, ch_body = 0, ch_rsvd = 0;
 reg  [3:0]  in_doff = 0;
 reg  [15:0] in_csum_tcp = 0, in_csum_udp = 0;  // the carried L4 checksum
-wire [7:0]  in_l4 = p_l4_off + 8'd16;              // the carried L4 header
 wire [15:0] in_csum = sh_proto == 8'd6 ? in_csum_tcp : in_csum_udp;
+wire [3:0]  f3_vn;
+wire [7:0]  f3_b6, f3_b9, f3_b10, f3_b11;
+wire [127:0] f4_shim;                 // its byte i: the header's l4_off + i
+wire [15:0] f4_udp, f4_tcp;            // the carried header's bytes 6-7, 16-17
+wire [3:0]  f4_doff;                   // ... byte 12's high nibble
+assign {f3_vn, f3_b6, f3_b9, f3_b10, f3_b11} = l3_fields(hreg, p_l3_off);
+assign {f4_shim, f4_udp, f4_doff, f4_tcp} = l4_fields(hreg, p_l4_off);
 
 always @(posedge clk) begin
     if (h_state == H_P2) begin
-        ip_vn <= hi_nibble_at(hreg, p_l3_off);
-        ip_b6 <= byte_at(hreg, p_l3_off + 8'd6);
-        ip_b9 <= byte_at(hreg, p_l3_off + 8'd9);
-        ip4_field <= {byte_at(hreg, p_l3_off + 8'd10), byte_at(hreg, p_l3_off + 8'd11)};
-        sh_magic <= byte_at(hreg, p_l4_off);
-        sh_ver <= byte_at(hreg, p_l4_off + 8'd1);
-        sh_proto <= byte_at(hreg, p_l4_off + 8'd2);
-        sh_l4len <= byte_at(hreg, p_l4_off + 8'd3);
-        sh_off <= {byte_at(hreg, p_l4_off + 8'd4), byte_at(hreg, p_l4_off + 8'd5)};
-        sh_csum <= {byte_at(hreg, p_l4_off + 8'd6), byte_at(hreg, p_l4_off + 8'd7)};
-        ch_mode <= byte_at(hreg, p_l4_off + 8'd8);
-        ch_k <= byte_at(hreg, p_l4_off + 8'd9);
-        ch_raw <= {byte_at(hreg, p_l4_off + 8'd11), byte_at(hreg, p_l4_off + 8'd10)};
-        ch_body <= {byte_at(hreg, p_l4_off + 8'd13), byte_at(hreg, p_l4_off + 8'd12)};
-        ch_rsvd <= {byte_at(hreg, p_l4_off + 8'd15), byte_at(hreg, p_l4_off + 8'd14)};
-        in_doff <= hi_nibble_at(hreg, in_l4 + 8'd12);
-        in_csum_tcp <= {byte_at(hreg, in_l4 + 8'd16), byte_at(hreg, in_l4 + 8'd17)};
-        in_csum_udp <= {byte_at(hreg, in_l4 + 8'd6), byte_at(hreg, in_l4 + 8'd7)};
+        ip_vn <= f3_vn;
+        ip_b6 <= f3_b6;
+        ip_b9 <= f3_b9;
+        ip4_field <= {f3_b10, f3_b11};
+        sh_magic <= f4_shim[8*0 +: 8];
+        sh_ver <= f4_shim[8*1 +: 8];
+        sh_proto <= f4_shim[8*2 +: 8];
+        sh_l4len <= f4_shim[8*3 +: 8];
+        sh_off <= {f4_shim[8*4 +: 8], f4_shim[8*5 +: 8]};
+        sh_csum <= {f4_shim[8*6 +: 8], f4_shim[8*7 +: 8]};
+        ch_mode <= f4_shim[8*8 +: 8];
+        ch_k <= f4_shim[8*9 +: 8];
+        ch_raw <= {f4_shim[8*11 +: 8], f4_shim[8*10 +: 8]};
+        ch_body <= {f4_shim[8*13 +: 8], f4_shim[8*12 +: 8]};
+        ch_rsvd <= {f4_shim[8*15 +: 8], f4_shim[8*14 +: 8]};
+        in_doff <= f4_doff;
+        in_csum_tcp <= {f4_tcp[7:0], f4_tcp[15:8]};
+        in_csum_udp <= {f4_udp[7:0], f4_udp[15:8]};
     end
 end
 

@@ -983,23 +983,41 @@ wire [15:0] ip4_c;             // (nic_ip4_csum ip4, below)
 wire hb_build = p_state == P_BUILD2 && !(body_err || body_over || new_end >= d_len);
 wire hb_csum = p_state == P_BUILD3;
 
+// the shim rotated up by l4_off's low 4 bits (byte i to (i + l4_off) mod
+// 16): byte j of the block, inside the shim, is the shim's byte
+// j - l4_off, which is shim_rot's byte j mod 16 (one 16-byte rotation
+// instead of a 16-way choice at each of the 160 bytes)
+function [127:0] rot16;
+    input [127:0] x;
+    input [3:0]   s;
+    integer b;
+    reg [127:0] r;
+    begin
+        r = x;
+        for (b = 3; b >= 0; b = b - 1)
+            if (s[b])
+                r = (r << (8 << b)) | (r >> (128 - (8 << b)));
+        rot16 = r;
+    end
+endfunction
+wire [127:0] shim_rot = rot16(shim_bytes, p_l4_off[3:0]);
+
 // byte jj of the new block: hreg's byte (IP header patched) below l4_off,
-// the shim's byte sh_i below shim_end, then the L4 header's byte l4b below
-// l4_hdr_end
+// the shim's byte (shb, from shim_rot) below shim_end, then the L4
+// header's byte l4b below l4_hdr_end
 function [7:0] hb_byte;
     input [7:0]   jj;
     input [7:0]   l4_off;
     input [7:0]   sh_end;
     input [7:0]   l4h_end;
     input [7:0]   ipb;
-    input [3:0]   sh_i;
-    input [127:0] shim;
+    input [7:0]   shb;
     input [7:0]   l4b;
     begin
         if (jj < l4_off)
             hb_byte = ipb;
         else if (jj < sh_end)
-            hb_byte = shim[{sh_i, 3'd0} +: 8];
+            hb_byte = shb;
         else if (jj < l4h_end)
             hb_byte = l4b;
         else
@@ -1017,7 +1035,7 @@ generate
                 b <= hb_byte(jj, p_l4_off, shim_end, l4_hdr_end,
                              ip_patch_byte(hreg[8*j +: 8], jj - p_l3_off, p_ip_ver,
                                            ip_total, plen6, 8'd253),
-                             jj[3:0] - p_l4_off[3:0], shim_bytes,
+                             shim_rot[8*(j % 16) +: 8],
                              j >= 16 ? hreg[8*(j >= 16 ? j-16 : 0) +: 8] : 8'd0);
             if (hb_csum)
                 b <= ip4_csum_byte(jj, b, p_l3_off, ip4_c);
