@@ -111,12 +111,40 @@ assign m_axis_tkeep = f_keep[f_rp];
 assign m_axis_tlast = f_last[f_rp];
 assign m_axis_tuser = f_user[f_rp];
 
+// the item placed after the carried bytes: shifted up by acc_len bytes in
+// stages, the fine first, so that each stage is only as wide as the item
+// has grown by then (acc_len < OUT_BYTES: its top bit and above are 0)
+localparam SH_W = $clog2(OUT_BYTES);
+function [TOT_BYTES*8-1:0] place;
+    input [IN_BYTES*8-1:0] x;
+    input [SH_W-1:0]       s;
+    integer b;
+    reg [TOT_BYTES*8-1:0] r;
+    begin
+        r = {{OUT_BYTES*8{1'b0}}, x};
+        for (b = 0; b < SH_W; b = b + 1)
+            if (s[b])
+                r = r << (8 << b);
+        place = r;
+    end
+endfunction
+function [TOT_BYTES-1:0] place_keep;
+    input [IN_BYTES-1:0] x;
+    input [SH_W-1:0]     s;
+    integer b;
+    reg [TOT_BYTES-1:0] r;
+    begin
+        r = {{OUT_BYTES{1'b0}}, x};
+        for (b = 0; b < SH_W; b = b + 1)
+            if (s[b])
+                r = r << (1 << b);
+        place_keep = r;
+    end
+endfunction
 // the carried bytes followed by the item
-wire [TOT_BYTES*8-1:0] comb = {{IN_BYTES*8{1'b0}}, acc} |
-                              ({{OUT_BYTES*8{1'b0}}, i_data} << {acc_len, 3'd0});
+wire [TOT_BYTES*8-1:0] comb = {{IN_BYTES*8{1'b0}}, acc} | place(i_data, acc_len[SH_W-1:0]);
 // their keep masks, joined the same way (no comparison of a byte count)
-wire [TOT_BYTES-1:0] comb_keep = {{IN_BYTES{1'b0}}, acc_keep} |
-                                 ({{OUT_BYTES{1'b0}}, i_keep} << acc_len);
+wire [TOT_BYTES-1:0] comb_keep = {{IN_BYTES{1'b0}}, acc_keep} | place_keep(i_keep, acc_len[SH_W-1:0]);
 wire [CNT_W-1:0] tot = acc_len + i_len;
 wire [CNT_W-1:0] over = tot - OUT_BYTES[CNT_W-1:0];
 wire full = tot >= OUT_BYTES[CNT_W-1:0];

@@ -283,6 +283,9 @@ wire        tr_go = !tr_busy && dq_cnt != 0 && f_inflight < NR && fq_cnt != FQ_N
                     (t_err || (t_fits && !tk_full && tr_out < TR_MAX));
 // the frame's next chunk
 wire        tr_more = !tr_req && tr_left != 0 && !tk_full && tr_out < TR_MAX;
+// a chunk asked for; a chunk's last beat in (tr_out's steps)
+wire        tr_up = (tr_go && !t_err) || tr_more;
+wire        tr_down = rd_valid && rd_ready && rd_last && !tk_desc;
 
 // ---- the read requests: TR's, else TD's; one stays up until taken ----
 reg         rq_tr = 1'b0;       // the request up is TR's
@@ -535,8 +538,12 @@ always @(posedge clk) begin
     if (rd_valid && rd_ready && rd_last)
         tk_rp <= tk_rp + 1'b1;
     dq_cnt <= dq_cnt + {{ND_W{1'b0}}, d_resp} - {{ND_W{1'b0}}, tr_go};
-    tr_out <= tr_out + {{(RO_W-1){1'b0}}, (tr_go && !t_err) || tr_more} -
-              {{(RO_W-1){1'b0}}, rd_valid && rd_ready && rd_last && !tk_desc};
+    // (a choice among tr_out + 1, - 1 and itself, made from the register
+    // beside tr_go: an adder after tr_go's compares would add its levels)
+    if (tr_up && !tr_down)
+        tr_out <= tr_out + 1'b1;
+    else if (tr_down && !tr_up)
+        tr_out <= tr_out - 1'b1;
 
     // TF
     case (tf_state)
