@@ -145,46 +145,11 @@ function [5:0] tw_bytes;
     end
 endfunction
 
-// bit i set for i < n: a thermometer decode, bit i a comparison of n with
-// the constant i (written as a shift of ones: a few word operations to a
-// simulator)
-function [C-1:0] below;
-    input [LC-1:0] n;
-    begin
-        below = ~({C{1'b1}} << n);
-    end
-endfunction
-
-// the C bytes of x rotated up by s bytes: byte j to (j + s) mod C; a
-// shifter's stages, coarse first
-function [C*8-1:0] rot_up;
-    input [C*8-1:0] x;
-    input [LC-1:0]  s;
-    integer b;
-    reg [C*8-1:0] r;
-    begin
-        r = x;
-        for (b = LC - 1; b >= 0; b = b - 1)
-            if (s[b])
-                r = (r << (8 << b)) | (r >> (C*8 - (8 << b)));
-        rot_up = r;
-    end
-endfunction
-
-// the C bits of x rotated up by s: bit j to (j + s) mod C
-function [C-1:0] rot_up1;
-    input [C-1:0]  x;
-    input [LC-1:0] s;
-    integer b;
-    reg [C-1:0] r;
-    begin
-        r = x;
-        for (b = LC - 1; b >= 0; b = b - 1)
-            if (s[b])
-                r = (r << (1 << b)) | (r >> (C - (1 << b)));
-        rot_up1 = r;
-    end
-endfunction
+// below, rot_up, rot_up1: the ring's placement (the width decompressor's
+// too)
+localparam RF_C = C;
+localparam RF_LC = LC;
+`include "inc_ring_fns.vh"
 
 // the bytes of {hi, lo} from byte s (0..C-1) on: a shifter's stages, the
 // coarse first, so that the later ones are only as wide as what the caller
@@ -313,7 +278,7 @@ wire [4:0]      u_k = i0_user[4:0];
 // written at most once a beat: LUT RAM, one write port a bank.
 wire [C*8-1:0]  w_data = rot_up(i0_data, w_off);
 wire [C-1:0]    w_we = rot_up1(i0_keep, w_off) & {C{w_en}};
-wire [C-1:0]    w_lo = below(w_off);
+wire [C-1:0]    w_lo = below({1'b0, w_off});
 
 always @(posedge clk) begin
     if (w_en)

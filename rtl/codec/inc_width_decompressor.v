@@ -127,45 +127,10 @@ localparam KC_C = C;
 localparam KC_LC = 7;                  // $clog2(C)
 `include "inc_keep_fns.vh"
 
-// bit i set for i < n (n up to 128): a thermometer decode, bit i a
-// comparison of n with the constant i (written as a shift of ones, which
-// a simulator evaluates in a few word operations; the same function)
-function [C-1:0] below;
-    input [7:0] n;
-    begin
-        below = ~({C{1'b1}} << n);
-    end
-endfunction
-
-// the 128 bytes of x rotated up by s bytes: byte j to (j + s) mod 128
-function [C*8-1:0] rot_up;
-    input [C*8-1:0] x;
-    input [6:0] s;
-    integer b;
-    reg [C*8-1:0] r;
-    begin
-        r = x;
-        for (b = 6; b >= 0; b = b - 1)
-            if (s[b])
-                r = (r << (8 << b)) | (r >> (C*8 - (8 << b)));
-        rot_up = r;
-    end
-endfunction
-
-// the 128 bits of x rotated up by s: bit j to (j + s) mod 128
-function [C-1:0] rot_up1;
-    input [C-1:0] x;
-    input [6:0] s;
-    integer b;
-    reg [C-1:0] r;
-    begin
-        r = x;
-        for (b = 6; b >= 0; b = b - 1)
-            if (s[b])
-                r = (r << (1 << b)) | (r >> (C - (1 << b)));
-        rot_up1 = r;
-    end
-endfunction
+// below, rot_up, rot_up1: the ring's placement (inc_decompressor's too)
+localparam RF_C = C;
+localparam RF_LC = 7;                  // $clog2(C)
+`include "inc_ring_fns.vh"
 
 // the first XB of the 128 bytes of x rotated down by s: byte i is x's byte
 // (i + s) mod 128; the coarse stages first, so the later ones are narrow
