@@ -6,8 +6,8 @@
  * accumulator.
  *
  * The sum of a beat's big-endian 16-bit words is not resolved: a tree of
- * 3:2 compressors (nic_csa_fns.vh, each layer one LUT level: a bit of its sum
- * and carry is a function of three inputs) takes the words to four
+ * 6:3 counters (nic_csa_fns.vh, each layer one LUT level: a bit of a
+ * counter's output is a function of six inputs) takes the words to four
  * vectors in one clock, and a second tree takes those and the accumulator,
  * kept in carry-save form (two vectors S and C whose sum is the running
  * total), back into S and C. One 32-bit add resolves S + C, in a stage of
@@ -75,16 +75,26 @@ wire [BB-1:0] win = prefix(hi_left) & ~prefix(lo_left);
 
 `include "nic_csa_fns.vh"
 
-// stage 1: the beat and its mask, registered (held between beats: stage
-// 2 takes them only after a beat)
+// stage 1: the beat's bytes that count (the others 0), registered (held
+// between beats: stage 2 takes them only after a beat). The mask is the
+// flip-flops' synchronous reset, a byte's bits together, so that the
+// tree's first layer sees only data: a 6:3 counter has no input to spare
+// for a keep bit.
 reg  [DATA_W-1:0] d1 = 0;
-reg  [BB-1:0]     k1 = 0;
 reg               v1 = 1'b0, clr1 = 1'b0;
+wire [BB-1:0]     kw = keep & win;
+
+genvar b;
+generate
+    for (b = 0; b < BB; b = b + 1) begin : byte_in
+        always @(posedge clk)
+            if (beat)
+                d1[8*b +: 8] <= kw[b] ? data[8*b +: 8] : 8'd0;
+    end
+endgenerate
 
 always @(posedge clk) begin
     if (beat) begin
-        d1 <= data;
-        k1 <= keep & win;
         lo_left <= lo_left[13:BS] != 0 ? lo_left - BBN : 14'd0;
         hi_left <= hi_left[13:BS] != 0 ? hi_left - BBN : 14'd0;
     end
@@ -96,17 +106,15 @@ always @(posedge clk) begin
     end
 end
 
-// stage 2: the beat's words (the masked bytes) to four vectors, in the
-// clocked block under v1: a tree as a function (nic_csa_fns.vh), so that
-// a simulator evaluates it only after a beat
+// stage 2: the beat's words to four vectors, in the clocked block under
+// v1: a tree as a function (nic_csa_fns.vh), so that a simulator
+// evaluates it only after a beat
 function [NW*32-1:0] words;
     input [DATA_W-1:0] d;
-    input [BB-1:0]     k;
     integer g;
     begin
         for (g = 0; g < NW; g = g + 1)
-            words[32*g +: 32] = {16'd0, k[2*g] ? d[16*g +: 8] : 8'd0,
-                                        k[2*g+1] ? d[16*g + 8 +: 8] : 8'd0};
+            words[32*g +: 32] = {16'd0, d[16*g +: 8], d[16*g + 8 +: 8]};
     end
 endfunction
 
@@ -117,11 +125,11 @@ generate
     if (NW == 32) begin : beat64
         always @(posedge clk)
             if (v1)
-                w4r <= csa_32_4(words(d1, k1));
+                w4r <= csa_32_4(words(d1));
     end else begin : beat32
         always @(posedge clk)
             if (v1)
-                w4r <= csa_16_4(words(d1, k1));
+                w4r <= csa_16_4(words(d1));
     end
 endgenerate
 

@@ -8,8 +8,8 @@
  * they were 3 clocks before (inputs that change at a clock edge give their
  * sum after the third edge from it). The stages, each at most a few LUT
  * levels (docs/rtl.md, "Logic depth"): the words in range, registered; a
- * carry-save tree from 80 words to 8 (six layers of 3:2 compressors),
- * registered; from 8 to 2 (four layers) and one add, registered. lo and hi
+ * carry-save tree from 80 words to 6 (four layers of 6:3 counters),
+ * registered; from 6 to 2 (two layers) and one add, registered. lo and hi
  * should come from registers: the range compare is in the first stage.
  *
  * ld enables the stages: the first takes the inputs at a clock with ld
@@ -64,9 +64,9 @@ generate
     end
 endgenerate
 
-// stage 2: 80 -> 8; stage 3: 8 -> 2, resolved (the sum < 2^23: bits 31:23
+// stage 2: 80 -> 6; stage 3: 6 -> 2, resolved (the sum < 2^23: bits 31:23
 // of the 32-bit operands are 0)
-reg  [8*32-1:0] w2 = 0;
+reg  [6*32-1:0] w2 = 0;
 
 function [22:0] resolve;
     /* verilator lint_off UNUSEDSIGNAL */
@@ -79,9 +79,9 @@ endfunction
 
 always @(posedge clk) begin
     if (v1)
-        w2 <= csa_80_8(w1);
+        w2 <= csa_80_6(w1);
     if (v2)
-        sum <= resolve(csa_8_2(w2));
+        sum <= resolve(csa_6_2(w2));
 end
 
 endmodule
