@@ -697,11 +697,9 @@ end
 // next frame's body follows into the engine while XO still takes the
 // last one's range out of it.
 
-localparam [2:0] XI_IDLE = 3'd0, XI_DECIDE = 3'd1, XI_GO = 3'd2, XI_RUN = 3'd3,
-                 XI_SUMS = 3'd4;
+localparam [1:0] XI_IDLE = 2'd0, XI_DECIDE = 2'd1, XI_GO = 2'd2, XI_RUN = 2'd3;
 
-reg  [2:0]    xi_state = XI_IDLE;
-reg  [2:0]    xi_wait = 0;
+reg  [1:0]    xi_state = XI_IDLE;
 
 // H's record, what XI needs of it
 reg  [1:0]    xi_kind = K_PLAIN;
@@ -712,7 +710,7 @@ reg  [4:0]    xi_ch_k = 0;
 reg  [13:0]   xi_ch_raw = 0;
 reg  [15:0]   xi_ch_body = 0;
 reg  [14:0]   xi_body_at = 0;
-reg  [15:0]   xi_seg_in = 0;
+reg  [13:0]   xi_seg_in = 0;
 reg  [13:0]   xi_hp_end = 0, xi_suf_start = 0;
 // the checksum pass's sums, by H's record slot, for XO
 reg  [31:0]   cs_all [0:NH-1];
@@ -733,6 +731,7 @@ wire [14:0]   hr_body_at;
 wire [15:0]   hr_seg_in;
 wire [13:0]   hr_hp_end, hr_suf_start;
 wire [1:0]    unused_hr_raw = hr_ch_raw[15:14];  // (at most 9000)
+wire [1:0]    unused_hr_seg = hr_seg_in[15:14];  // (the same)
 // (XO's fields)
 wire [13:0]   unused_hr_len;
 wire [7:0]    unused_hr_l3;
@@ -751,11 +750,12 @@ wire [14:0] xi_fbase = {xi_fr_start, {BS{1'b0}}};
 // ---- reader A (ring): the decompressor's feed; reader K: the checksum pass --
 
 reg  [14:0]  ra_start = 0, rk_start = 0;
-reg  [15:0]  ra_len = 0, rk_len = 0;
+reg  [15:0]  ra_len = 0;
+reg  [13:0]  rk_len = 0;
 wire         ra_ready, rk_ready;
-wire [DATA_W-1:0] ra_tdata, rk_tdata;
-wire [BB-1:0] ra_tkeep, rk_tkeep;
-wire         ra_tvalid, ra_tlast, rk_tvalid, rk_tlast;
+wire [DATA_W-1:0] ra_tdata;
+wire [BB-1:0] ra_tkeep;
+wire         ra_tvalid, ra_tlast;
 wire         ra_tready;
 wire         d_s_tready;
 // both start together, each idle by then (the frame before has left them)
@@ -774,18 +774,6 @@ nic_rd_stream #(.DATA_W(DATA_W), .ADDR_W(RING_AW)) rd_a (
 );
 
 assign ra_tready = xi_state == XI_RUN && d_s_tready;
-
-nic_rd_stream #(.DATA_W(DATA_W), .ADDR_W(RING_AW)) rd_k (
-    .clk(clk), .rst(rst),
-    .start_valid(rx_go), .start_ready(rk_ready),
-    .start_addr(rk_start), .start_len(rk_len), .start_cnt({RDC_W{1'b0}}),
-    .ram_re(ak_re), .ram_raddr(ak_raddr), .ram_rdata(ak_rdata),
-    .m_axis_tdata(rk_tdata), .m_axis_tkeep(rk_tkeep), .m_axis_tvalid(rk_tvalid),
-    .m_axis_tready(xi_state == XI_RUN), .m_axis_tlast(rk_tlast),
-    /* verilator lint_off PINCONNECTEMPTY */
-    .m_axis_tlen()
-    /* verilator lint_on PINCONNECTEMPTY */
-);
 
 // W's readers: the ring, for the payload around the range; B, the range
 wire         as_rda_valid, as_rdb_valid;
@@ -832,23 +820,18 @@ nic_rd_stream #(.DATA_W(DATA_W), .ADDR_W(BW_W + XS_W), .QUEUE(1), .PRECOUNT(1)) 
 );
 
 // ---- checksum pass over [l4_off, ip_end): all, L4 header + prefix, suffix --
-// (stream offsets: the pass starts at l4_off; nic_csum_acc's sums are
-// there 4 clocks after the last beat: XI_SUMS waits for them)
+// (offsets from l4_off), read from the ring's K port by nic_csum_pass (the
+// module nic_tx's pass is too); XI_RUN waits for the sums (cs_valid)
 wire [31:0] sum_all, sum_hp, sum_suf;
-wire        cs_start = xi_state == XI_DECIDE;
-wire        cs_beat = xi_state == XI_RUN && rk_tvalid;
+wire        cs_valid;
 
-nic_csum_acc #(.DATA_W(DATA_W)) sum_all_b (
-    .clk(clk), .start(cs_start), .lo(14'd0), .hi(14'h3fff),
-    .beat(cs_beat), .data(rk_tdata), .keep(rk_tkeep), .sum(sum_all)
-);
-nic_csum_acc #(.DATA_W(DATA_W)) sum_hp_b (
-    .clk(clk), .start(cs_start), .lo(14'd16), .hi(xi_hp_end),
-    .beat(cs_beat), .data(rk_tdata), .keep(rk_tkeep), .sum(sum_hp)
-);
-nic_csum_acc #(.DATA_W(DATA_W)) sum_suf_b (
-    .clk(clk), .start(cs_start), .lo(xi_suf_start), .hi(14'h3fff),
-    .beat(cs_beat), .data(rk_tdata), .keep(rk_tkeep), .sum(sum_suf)
+nic_csum_pass #(.DATA_W(DATA_W), .ADDR_W(RING_AW), .NSUM(3)) cs (
+    .clk(clk), .rst(rst),
+    .start_valid(rx_go), .start_ready(rk_ready),
+    .start_addr(rk_start), .start_len(rk_len),
+    .start_lo({xi_suf_start, 14'd16, 14'd0}), .start_hi({14'h3fff, xi_hp_end, 14'h3fff}),
+    .ram_re(ak_re), .ram_raddr(ak_raddr), .ram_rdata(ak_rdata),
+    .sum_valid(cs_valid), .sum({sum_suf, sum_hp, sum_all})
 );
 
 // ---- the decompressors ------------------------------------------------------
@@ -864,7 +847,6 @@ wire         d_tvalid, d_tlast;
 wire [0:0]   d_tuser;
 wire         d_tready;
 reg          xi_in_done = 1'b0;  // the body went in
-reg          cs_done = 1'b0;     // the checksum pass's last beat was summed
 wire         xi_width = WIDTH_OK && xi_ch_mode == 2'd3;  // XI's chunk: width mode
 reg          xr_width = 1'b0;    // XR's: width mode
 
@@ -979,14 +961,13 @@ always @(posedge clk) begin
             xi_ch_raw <= hr_ch_raw[13:0];
             xi_ch_body <= hr_ch_body;
             xi_body_at <= hr_body_at;
-            xi_seg_in <= hr_seg_in;
+            xi_seg_in <= hr_seg_in[13:0];
             xi_hp_end <= hr_hp_end;
             xi_suf_start <= hr_suf_start;
             xi_state <= XI_DECIDE;
         end
     end
     XI_DECIDE: begin
-        // (the sums restart: cs_start)
         if (xi_kind != K_RESTORE) begin
             xi_idx <= xi_idx + 16'd1;   // nothing for XI to do
             xi_state <= XI_IDLE;
@@ -996,7 +977,6 @@ always @(posedge clk) begin
             rk_start <= xi_fbase + {7'd0, xi_l4_off};
             rk_len <= xi_seg_in;
             xi_in_done <= 1'b0;
-            cs_done <= 1'b0;
             xi_state <= XI_GO;
         end
     end
@@ -1006,21 +986,11 @@ always @(posedge clk) begin
             xi_state <= XI_RUN;
     end
     XI_RUN: begin
-        // the pass's beats are summed (cs_beat); all of the body goes in
-        // (a bad one is drained by the engine)
-        if (rk_tvalid && rk_tlast)
-            cs_done <= 1'b1;
+        // all of the body goes in (a bad one is drained by the engine);
+        // that and the pass's sums: they are kept
         if (ra_tvalid && ra_tready && ra_tlast)
             xi_in_done <= 1'b1;
-        if (cs_done && (xi_in_done || ra_ready)) begin
-            // the sums settle 4 clocks after the last beat
-            xi_wait <= 3'd3;
-            xi_state <= XI_SUMS;
-        end
-    end
-    XI_SUMS: begin
-        xi_wait <= xi_wait - 3'd1;
-        if (xi_wait == 0) begin
+        if (cs_valid && (xi_in_done || ra_ready)) begin
             cs_all[xi_slot] <= sum_all;
             cs_hp[xi_slot] <= sum_hp;
             cs_suf[xi_slot] <= sum_suf;

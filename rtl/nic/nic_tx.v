@@ -664,13 +664,11 @@ end
 // the body RAM and builds the header block. The next range goes into the
 // compressor while PO still takes the last body out of it.
 
-localparam [2:0] PI_IDLE = 3'd0, PI_DECIDE = 3'd1, PI_GO = 3'd2, PI_RUN = 3'd3,
-                 PI_SUMS = 3'd4;
-reg  [2:0]  pi_state = PI_IDLE;
+localparam [1:0] PI_IDLE = 2'd0, PI_DECIDE = 2'd1, PI_GO = 2'd2, PI_RUN = 2'd3;
+reg  [1:0]  pi_state = PI_IDLE;
 reg  [15:0] pit_idx = 0;        // records PI took
 reg  [15:0] pis_idx = 0;        // records PI started (the body's place reserved)
 reg  [15:0] pi_idx = 0;         // records PI is done with (its sums kept)
-reg  [2:0]  pi_wait = 0;
 reg  [SLOT_W-1:0] pi_slot = 0;
 // what PI needs of F's record
 reg         pi_err = 1'b0;
@@ -682,7 +680,7 @@ reg  [13:0] pi_ip_end = 0, pi_rs = 0, pi_pre_end = 0, pi_suf_start = 0;
 reg  [7:0]  pi_decide = 0;
 reg  [FR_AW-1:0] pi_fbase = 0;
 wire [15:0] pi_fbyte = {pi_fbase, {BS{1'b0}}};
-reg         pi_cs_done = 1'b0, pi_in_done = 1'b0;
+reg         pi_in_done = 1'b0;
 // by record slot: the checksum pass's sums, the body's place in the body
 // ring (its reservation) and the ring's end after it
 reg  [31:0] ps_pre [0:NR-1];
@@ -725,7 +723,7 @@ reg [7:0]  decide = 0;
 reg [7:0]  outcome = 0;
 reg        raw = 1'b0;
 
-// ---- reader C (compressor feed) and reader K (checksum pass) ----
+// ---- reader C (compressor feed) and the checksum pass (K) ----
 wire         rc_go;
 reg  [15:0]  rc_start = 0, rc_len = 0;
 wire         rc_ready;
@@ -748,27 +746,11 @@ nic_rd_stream #(.DATA_W(DATA_W), .ADDR_W(FR_AW)) rd_c (
 );
 
 wire         rk_go;
-reg  [15:0]  rk_start = 0, rk_len = 0;
+reg  [15:0]  rk_start = 0;
+reg  [13:0]  rk_len = 0;
 wire         rk_ready;
-wire [DATA_W-1:0] rk_tdata;
-wire [BB-1:0] rk_tkeep;
-wire         rk_tvalid, rk_tlast;
-
-nic_rd_stream #(.DATA_W(DATA_W), .ADDR_W(FR_AW)) rd_k (
-    .clk(clk), .rst(rst),
-    .start_valid(rk_go), .start_ready(rk_ready),
-    .start_addr(rk_start), .start_len(rk_len), .start_cnt({RDC_W{1'b0}}),
-    .ram_re(ak_re), .ram_raddr(ak_raddr), .ram_rdata(ak_rdata),
-    .m_axis_tdata(rk_tdata), .m_axis_tkeep(rk_tkeep),
-    .m_axis_tvalid(rk_tvalid), .m_axis_tready(pi_state == PI_RUN),
-    .m_axis_tlast(rk_tlast),
-    /* verilator lint_off PINCONNECTEMPTY */
-    .m_axis_tlen()
-    /* verilator lint_on PINCONNECTEMPTY */
-);
-
 // both start in PI_GO, together (each is idle again once the previous
-// frame's range has left it), once the body ring has room for the largest
+// frame's range has left it, the pass once its sums were taken), once the body ring has room for the largest
 // body the range can give (then reserved)
 wire b_fits;
 assign rc_go = pi_state == PI_GO && rc_ready && rk_ready && b_fits && !tp_req && !tp_gnt;
@@ -883,21 +865,20 @@ nic_csum_acc #(.DATA_W(DATA_W)) sum_body (
 
 // ---- checksum pass over [l4_off, ip_end), beside the compression ----
 // the sums of the L4 header and the payload before the range, and of the
-// payload after it (stream offsets: the pass starts at l4_off), pipelined
-// (nic_csum_acc: there 4 clocks after the last beat: PI_SUMS waits for
-// them and keeps them; PO folds them)
+// payload after it (offsets from l4_off), read from the frame ring's K
+// port by nic_csum_pass (the module nic_rx's pass is too); PI_RUN waits
+// for them (cs_valid) and keeps them; PO folds them
 wire [31:0] sum_pre, sum_suf;
-wire        cs_start = pi_state == PI_DECIDE;
-wire        cs_beat = pi_state == PI_RUN && rk_tvalid;
+wire        cs_valid;
 reg  [31:0] x_pre = 0, x_suf = 0;   // PO's frame's, from PI
 
-nic_csum_acc #(.DATA_W(DATA_W)) sum_pre_b (
-    .clk(clk), .start(cs_start), .lo(14'd0), .hi(pi_pre_end),
-    .beat(cs_beat), .data(rk_tdata), .keep(rk_tkeep), .sum(sum_pre)
-);
-nic_csum_acc #(.DATA_W(DATA_W)) sum_suf_b (
-    .clk(clk), .start(cs_start), .lo(pi_suf_start), .hi(14'h3fff),
-    .beat(cs_beat), .data(rk_tdata), .keep(rk_tkeep), .sum(sum_suf)
+nic_csum_pass #(.DATA_W(DATA_W), .ADDR_W(FR_AW), .NSUM(2)) cs (
+    .clk(clk), .rst(rst),
+    .start_valid(rk_go), .start_ready(rk_ready),
+    .start_addr(rk_start), .start_len(rk_len),
+    .start_lo({pi_suf_start, 14'd0}), .start_hi({14'h3fff, pi_pre_end}),
+    .ram_re(ak_re), .ram_raddr(ak_raddr), .ram_rdata(ak_rdata),
+    .sum_valid(cs_valid), .sum({sum_suf, sum_pre})
 );
 
 // ---- building the header block ----
@@ -1127,7 +1108,6 @@ always @(posedge clk) begin
         end
     end
     PI_DECIDE: begin
-        // (the sums restart: cs_start)
         if (pi_err || pi_decide != R_COMPRESSED) begin
             // nothing to compress; the body ring's end so far
             ps_bend[pi_slot] <= br_ptr;
@@ -1138,8 +1118,7 @@ always @(posedge clk) begin
             rc_start <= pi_fbyte + {2'd0, pi_rs};
             rc_len <= pi_rlen;
             rk_start <= pi_fbyte + {8'd0, pi_l4_off};
-            rk_len <= {2'd0, pi_ip_end - {6'd0, pi_l4_off}};
-            pi_cs_done <= 1'b0;
+            rk_len <= pi_ip_end - {6'd0, pi_l4_off};
             pi_in_done <= 1'b0;
             pi_state <= PI_GO;
         end
@@ -1156,20 +1135,11 @@ always @(posedge clk) begin
         end
     end
     PI_RUN: begin
-        // the range into the compressor, reader K's beats into the sums
-        if (rk_tvalid && rk_tlast)
-            pi_cs_done <= 1'b1;
+        // the range into the compressor, the pass's words into the sums;
+        // both done: the sums kept
         if (rc_tvalid && c_s_tready && rc_tlast)
             pi_in_done <= 1'b1;
-        if (pi_cs_done && (pi_in_done || rc_ready)) begin
-            pi_wait <= 3'd3;
-            pi_state <= PI_SUMS;
-        end
-    end
-    PI_SUMS: begin
-        // (4 clocks after the last beat)
-        pi_wait <= pi_wait - 3'd1;
-        if (pi_wait == 0) begin
+        if (cs_valid && (pi_in_done || rc_ready)) begin
             ps_pre[pi_slot] <= sum_pre;
             ps_suf[pi_slot] <= sum_suf;
             pi_idx <= pi_idx + 16'd1;

@@ -104,7 +104,7 @@ run_tb() {
 	done
 
 	rm -f "$B/$name.vvp"
-	if iverilog -g2005 -Wall -I"$RTL" -I"$NIC" -o "$B/$name.vvp" "${srcs[@]}" \
+	if iverilog -g2005 -Wall -I"$RTL" -I"$NIC" -I"$TB" -o "$B/$name.vvp" "${srcs[@]}" \
 		>"$B/$name.iverilog.log" 2>&1 && [ ! -s "$B/$name.iverilog.log" ]; then
 		point 0 "$name: iverilog -g2005 -Wall compiles it warning-free"
 	else
@@ -145,6 +145,7 @@ run_tb tb_tag_offsets  "$VEC/offsets.hex" inc_tag_offsets
 run_tb tb_group_pack   "$VEC/pack.hex"    inc_group_pack inc_tag_offsets inc_quant inc_quant_shift inc_quant_round
 run_tb tb_group_unpack "$VEC/pack.hex"    inc_group_unpack inc_tag_offsets inc_dequant inc_dequant_abs inc_dequant_norm
 run_tb tb_csum_acc     -                  nic_csum_acc
+run_tb tb_csum_pass    -                  nic_csum_pass nic_csum_acc
 run_tb tb_rd_stream    -                  nic_rd_stream nic_rd_count nic_ram
 
 finish

@@ -41,7 +41,7 @@ always #2 clk = ~clk;
 
 localparam SHOW = 8;
 
-integer seed, streams, s, nbeats, b, j, off, bad, npoints, gaps, kind, bb;
+integer seed, streams, s, nbeats, b, j, off, bad, gaps, kind, bb;
 reg [31:0] ref;
 
 task tick;
@@ -51,17 +51,7 @@ task tick;
     end
 endtask
 
-task point;
-    input ok;
-    input [8*120:1] what;
-    begin
-        npoints = npoints + 1;
-        if (ok)
-            $display("ok %0d - %0s", npoints, what);
-        else
-            $display("not ok %0d - %0s", npoints, what);
-    end
-endtask
+`include "tb_tap.vh"
 
 initial begin
     if (!$value$plusargs("seed=%d", seed))
@@ -69,7 +59,6 @@ initial begin
     if (!$value$plusargs("streams=%d", streams))
         streams = 150;
     bad = 0;
-    npoints = 0;
     gaps = 0;
     tick;
     for (s = 0; s < streams; s = s + 1) begin

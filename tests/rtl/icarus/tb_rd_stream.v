@@ -260,7 +260,7 @@ always #2 clk = ~clk;
 
 reg  [3:0]  run = 0;
 reg         eager = 1'b0;
-integer     seed, nr, npoints, k;
+integer     seed, nr, k;
 reg [8*100:1] cfg;
 reg [8*200:1] what;
 wire [3:0]  done;
@@ -284,24 +284,13 @@ tb_rd_stream_h #(.DATA_W(512), .QUEUE(1), .PRECOUNT(1)) h3 (
     .clk(clk), .run(run[3]), .eager(eager), .n(nr), .seed_in(seed), .done(done[3]),
     .errors(errors[3]), .beats(beats[3]), .gaps(gaps[3]), .trans(trans[3]), .max_gap(max_gap[3]), .overlaps(overlaps[3]));
 
-task point;
-    input ok;
-    input [8*200:1] what;
-    begin
-        npoints = npoints + 1;
-        if (ok)
-            $display("ok %0d - %0s", npoints, what);
-        else
-            $display("not ok %0d - %0s", npoints, what);
-    end
-endtask
+`include "tb_tap.vh"
 
 initial begin
     if (!$value$plusargs("seed=%d", seed))
         seed = 1;
     if (!$value$plusargs("ranges=%d", nr))
         nr = 2000;
-    npoints = 0;
     for (k = 0; k < 8; k = k + 1) begin
         eager = k >= 4;
         run[k % 4] = 1'b1;
