@@ -15,10 +15,14 @@
  * the sum of 2^16 words, far more than a 9018-byte frame has.
  *
  * Timing (one beat a clock at most):
- *   clock t      start: lo and hi are taken, the sum restarts; the next
- *                beat is the stream's first (offsets 0..BB-1)
+ *   clock t      start: lo and hi are taken, the sum restarts and
+ *                sum_valid drops; the next beat is the stream's first
+ *                (offsets 0..BB-1)
  *   clock t      beat: a beat is counted (data, keep as they are now)
- *   clock t + 4  sum holds every beat counted up to clock t
+ *   clock t + 4  sum holds every beat counted up to clock t; with last
+ *                high at that beat, sum_valid is high from here until
+ *                the next start (callers wait for it, not for a count
+ *                of clocks)
  *
  * The window: a byte counts when its keep bit is set and lo <= its offset
  * < hi. lo and hi are kept as distances from the current beat, lowered by
@@ -48,10 +52,12 @@ module nic_csum_acc #
     input  wire [13:0]       hi,         // first stream offset that does not
 
     input  wire              beat,       // count this beat
+    input  wire              last,       // with beat: the stream's last
     input  wire [DATA_W-1:0] data,       // byte i in bits 8i+7:8i
     input  wire [BB-1:0]     keep,
 
-    output reg  [31:0]       sum = 0     // the sum, 4 clocks after a beat
+    output reg  [31:0]       sum = 0,    // the sum, 4 clocks after a beat
+    output reg               sum_valid = 1'b0  // the last beat is in sum
 );
 
 localparam NW = BB / 2;                 // 16-bit words in a beat
@@ -82,6 +88,7 @@ wire [BB-1:0] win = prefix(hi_left) & ~prefix(lo_left);
 // for a keep bit.
 reg  [DATA_W-1:0] d1 = 0;
 reg               v1 = 1'b0, clr1 = 1'b0;
+reg  [2:0]        tail = 0;     // the last beat, through the stages
 wire [BB-1:0]     kw = keep & win;
 
 genvar b;
@@ -100,6 +107,13 @@ always @(posedge clk) begin
     end
     v1 <= beat;
     clr1 <= start;
+    tail <= {tail[1:0], beat && last};
+    if (tail[2])
+        sum_valid <= 1'b1;
+    if (start) begin
+        tail <= 0;
+        sum_valid <= 1'b0;
+    end
     if (start) begin
         lo_left <= lo;
         hi_left <= hi;

@@ -18,10 +18,10 @@
  * (nic_rd_stream's realignment was about 3,700 LUTs at 64-byte words).
  *
  * The handshake: a pass starts at a clock with start_valid and
- * start_ready (start_ready: no pass under way); its inputs are taken then.
- * sum_valid drops at the next clock and rises once every window's sum is
- * final (the last word's beat 4 clocks through nic_csum_acc); the sums
- * then hold until the next pass starts. A pass of n words takes n + 6
+ * start_ready (start_ready: no pass under way, its sums final); its
+ * inputs are taken then. sum_valid drops at the next clock and rises once
+ * every window's sum is final (nic_csum_acc's sum_valid, 4 clocks after
+ * the last word's beat); the sums then hold until the next pass starts. A pass of n words takes n + 6
  * clocks from the start to sum_valid. Nothing stalls it: the RAM port is
  * its own and the accumulators take a word a clock.
  *
@@ -64,11 +64,11 @@ module nic_csum_pass #
     output reg  [ADDR_W-1:0]      ram_raddr = 0,
     input  wire [DATA_W-1:0]      ram_rdata,
 
-    output reg                    sum_valid = 1'b0,
+    output wire                   sum_valid,
     output wire [32*NSUM-1:0]     sum           // window i: bits 32i+31:32i
 );
 
-localparam [1:0] S_IDLE = 2'd0, S_WIN = 2'd1, S_READ = 2'd2, S_DRAIN = 2'd3;
+localparam [1:0] S_IDLE = 2'd0, S_WIN = 2'd1, S_READ = 2'd2;
 localparam CNT_W = 15 - BS;             // words of a pass: up to 2^14 + BB - 1 bytes
 localparam [14:0] BBM1 = BB[14:0] - 15'd1;
 localparam [CNT_W-1:0] ONE = 1;
@@ -78,9 +78,15 @@ reg  [BS-1:0]     b0 = 0;               // the range's first byte in its first w
 reg  [13:0]       len = 0;
 reg  [14*NSUM-1:0] lo = 0, hi = 0;
 reg  [CNT_W-1:0]  left = 0;             // words still to read
-reg  [3:0]        tail = 0;             // the last word's beat, going through the sums
+reg               have = 1'b0;          // a pass started since the reset
+/* verilator lint_off UNUSEDSIGNAL */
+wire [NSUM-1:0]   acc_valid;            // (all alike, the same beats: bit 0 read)
+/* verilator lint_on UNUSEDSIGNAL */
 
-assign start_ready = state == S_IDLE;
+// the sums are final when the accumulators say so (they dropped their
+// sum_valid at S_WIN's start)
+assign sum_valid = have && state == S_IDLE && acc_valid[0];
+assign start_ready = state == S_IDLE && (!have || acc_valid[0]);
 assign ram_re = state == S_READ;
 
 // S_WIN: a bound clipped to the range and moved by its place in the word
@@ -101,16 +107,15 @@ wire [14:0] span = {1'b0, len} + {{(15 - BS){1'b0}}, b0} + BBM1;   // (bits BS-1
 wire [CNT_W-1:0] words = span[14:BS] == 0 ? ONE : span[14:BS];
 
 always @(posedge clk) begin
-    tail <= {tail[2:0], ram_re && left == ONE};
     case (state)
     S_IDLE: begin
-        if (start_valid) begin
+        if (start_valid && start_ready) begin
+            have <= 1'b1;
             ram_raddr <= start_addr[ADDR_W+BS-1:BS];
             b0 <= start_addr[BS-1:0];
             len <= start_len;
             lo <= start_lo;
             hi <= start_hi;
-            sum_valid <= 1'b0;
             state <= S_WIN;
         end
     end
@@ -123,27 +128,22 @@ always @(posedge clk) begin
         ram_raddr <= ram_raddr + {{(ADDR_W - 1){1'b0}}, 1'b1};
         left <= left - ONE;
         if (left == ONE)
-            state <= S_DRAIN;
-    end
-    S_DRAIN: begin
-        // the last beat a clock after its read, its sum 4 clocks later
-        if (tail[3]) begin
-            sum_valid <= 1'b1;
             state <= S_IDLE;
-        end
     end
+    default: state <= S_IDLE;
     endcase
     if (rst) begin
         state <= S_IDLE;
-        sum_valid <= 1'b0;
-        tail <= 0;
+        have <= 1'b0;
     end
 end
 
 // a word read is a beat of every window a clock later
-reg beat = 1'b0;
-always @(posedge clk)
+reg beat = 1'b0, beat_last = 1'b0;
+always @(posedge clk) begin
     beat <= ram_re;
+    beat_last <= ram_re && left == ONE;
+end
 
 wire acc_start = state == S_WIN;
 
@@ -153,8 +153,8 @@ generate
         nic_csum_acc #(.DATA_W(DATA_W)) acc (
             .clk(clk), .start(acc_start),
             .lo(bound(lo[14*i +: 14], len, b0)), .hi(bound(hi[14*i +: 14], len, b0)),
-            .beat(beat), .data(ram_rdata), .keep({BB{1'b1}}),
-            .sum(sum[32*i +: 32])
+            .beat(beat), .last(beat_last), .data(ram_rdata), .keep({BB{1'b1}}),
+            .sum(sum[32*i +: 32]), .sum_valid(acc_valid[i])
         );
     end
 endgenerate

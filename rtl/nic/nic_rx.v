@@ -747,7 +747,7 @@ assign {hr_kind, hr_fr_start, unused_hr_len, unused_hr_l3, hr_l4_off, unused_hr_
 // byte address in the ring of XI's frame
 wire [14:0] xi_fbase = {xi_fr_start, {BS{1'b0}}};
 
-// ---- reader A (ring): the decompressor's feed; reader K: the checksum pass --
+// ---- reader A (ring): the decompressor's feed; K: the checksum pass (below) --
 
 reg  [14:0]  ra_start = 0, rk_start = 0;
 reg  [15:0]  ra_len = 0;
@@ -1019,7 +1019,6 @@ end
 localparam [1:0] XR_IDLE = 2'd0, XR_DECIDE = 2'd1, XR_RUN = 2'd2, XR_SUM = 2'd3;
 reg  [1:0]    xr_state = XR_IDLE;
 reg  [15:0]   xr_idx = 0;       // records XR is done with
-reg  [2:0]    xr_wait = 0;
 wire [XS_W-1:0] r_slot = xr_idx[XS_W-1:0];
 // the range's sum and whether the engine flagged the chunk, by W's slot
 reg  [31:0]   rr_sum [0:NRX-1];
@@ -1033,17 +1032,19 @@ wire          xr_take = xr_state == XR_IDLE && xs_idx != xr_idx && xr_ahead < NR
 
 reg  [BW_W-1:0] b_wptr = 0;
 wire [31:0]  range_sum;
+wire         range_valid;
 reg          dec_err = 1'b0;
 reg          dec_out_done = 1'b0;
 assign d_tready = xr_state == XR_RUN && !dec_out_done;  // (the next chunk waits)
 
 // the restored range's sum, over the beats as they are written (XR_DECIDE
-// starts it; there 4 clocks after the last beat)
+// starts it; XR_SUM waits for range_valid, 4 clocks after the last beat)
 wire rng_beat = xr_state == XR_RUN && d_tvalid && !dec_out_done;
 
 nic_csum_acc #(.DATA_W(DATA_W)) sum_range (
     .clk(clk), .start(xr_state == XR_DECIDE), .lo(14'd0), .hi(14'h3fff),
-    .beat(rng_beat), .data(d_tdata), .keep(d_tkeep), .sum(range_sum)
+    .beat(rng_beat), .last(d_tlast), .data(d_tdata), .keep(d_tkeep),
+    .sum(range_sum), .sum_valid(range_valid)
 );
 
 always @(posedge clk) begin
@@ -1079,15 +1080,11 @@ always @(posedge clk) begin
                 dec_out_done <= 1'b1;
             end
         end
-        if (dec_out_done) begin
-            xr_wait <= 3'd2;
+        if (dec_out_done)
             xr_state <= XR_SUM;
-        end
     end
     XR_SUM: begin
-        // (4 clocks after the last beat)
-        xr_wait <= xr_wait - 3'd1;
-        if (xr_wait == 0) begin
+        if (range_valid) begin
             rr_sum[r_slot] <= range_sum;
             rr_err[r_slot] <= dec_err;
             xr_idx <= xr_idx + 16'd1;

@@ -856,11 +856,15 @@ wire [BB-1:0] sp_wkeep = sp_half ? sp_keep[2*BB-1:BB] : sp_keep[BB-1:0];
 reg  [BS:0]  sp_n_r = 0;
 reg          sp_acc = 1'b0;
 
-// the body's sum, over the words as they are written (P_PARSE starts it)
+// the body's sum, over the words as they are written (P_PARSE starts it;
+// its last word: the one P_COMP marks body_done at; P_CS_END waits for
+// body_valid, and 4 clocks for the folds of PI's sums)
+wire sp_final = sp_last && !(!sp_half && sp_keep[2*BB-1:BB] != 0);
+wire body_valid;
 nic_csum_acc #(.DATA_W(DATA_W)) sum_body (
     .clk(clk), .start(p_state == P_PARSE), .lo(14'd0), .hi(14'h3fff),
-    .beat(p_state == P_COMP && sp_full), .data(sp_word), .keep(sp_wkeep),
-    .sum(body_sum)
+    .beat(p_state == P_COMP && sp_full), .last(sp_final), .data(sp_word),
+    .keep(sp_wkeep), .sum(body_sum), .sum_valid(body_valid)
 );
 
 // ---- checksum pass over [l4_off, ip_end), beside the compression ----
@@ -1252,8 +1256,11 @@ always @(posedge clk) begin
         // the body's sum is there 4 clocks after its last word, folded 2
         // later (PI's sums, folded from here: 3): P_CS_END (4),
         // P_BUILD1, P_SUMS
-        wait_n <= wait_n + 3'd1;
-        if (wait_n == 3'd3)
+        // (body_valid is high by the fourth: its last word came before
+        // body_done, itself a clock before P_CS_END)
+        if (wait_n != 3'd3)
+            wait_n <= wait_n + 3'd1;
+        if (wait_n == 3'd3 && body_valid)
             p_state <= P_BUILD1;
     end
     P_BUILD1: begin

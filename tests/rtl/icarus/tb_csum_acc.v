@@ -20,28 +20,32 @@
 module tb_csum_acc;
 
 reg          clk = 1'b0;
-reg          start = 1'b0, beat = 1'b0;
+reg          start = 1'b0, beat = 1'b0, last = 1'b0;
 reg          wide = 1'b0;           // this stream's beats are 64 bytes
 reg  [13:0]  lo = 0, hi = 0;
 reg  [511:0] data = 0;
 reg  [63:0]  keep = 0;
 wire [31:0]  sum32, sum64;
 wire [31:0]  sum = wide ? sum64 : sum32;
+wire         valid32, valid64;
+wire         valid = wide ? valid64 : valid32;
 
 nic_csum_acc #(.DATA_W(256)) dut32 (
     .clk(clk), .start(start && !wide), .lo(lo), .hi(hi),
-    .beat(beat && !wide), .data(data[255:0]), .keep(keep[31:0]), .sum(sum32)
+    .beat(beat && !wide), .last(last), .data(data[255:0]), .keep(keep[31:0]),
+    .sum(sum32), .sum_valid(valid32)
 );
 nic_csum_acc #(.DATA_W(512)) dut64 (
     .clk(clk), .start(start && wide), .lo(lo), .hi(hi),
-    .beat(beat && wide), .data(data), .keep(keep), .sum(sum64)
+    .beat(beat && wide), .last(last), .data(data), .keep(keep),
+    .sum(sum64), .sum_valid(valid64)
 );
 
 always #2 clk = ~clk;
 
 localparam SHOW = 8;
 
-integer seed, streams, s, nbeats, b, j, off, bad, gaps, kind, bb;
+integer seed, streams, s, nbeats, b, j, off, bad, bad_valid, gaps, kind, bb;
 reg [31:0] ref;
 
 task tick;
@@ -59,6 +63,7 @@ initial begin
     if (!$value$plusargs("streams=%d", streams))
         streams = 150;
     bad = 0;
+    bad_valid = 0;
     gaps = 0;
     tick;
     for (s = 0; s < streams; s = s + 1) begin
@@ -85,6 +90,7 @@ initial begin
             // idle clocks now and then
             while ($unsigned($random(seed)) % 4 == 0) begin
                 beat = 1'b0;
+                last = 1'b0;
                 data = {16{$random(seed)}};
                 gaps = gaps + 1;
                 tick;
@@ -106,14 +112,23 @@ initial begin
                                             : {24'd0, data[8*j +: 8]});
             end
             beat = 1'b1;
+            last = b == nbeats - 1;
             tick;
+            // sum_valid low from the start to 4 clocks after the last beat
+            if (valid)
+                bad_valid = bad_valid + 1;
         end
         beat = 1'b0;
+        last = 1'b0;
         data = 0;
         tick;
         tick;
+        if (valid)
+            bad_valid = bad_valid + 1;
         tick;
         // four clocks after the last beat
+        if (!valid)
+            bad_valid = bad_valid + 1;
         if (sum !== ref) begin
             bad = bad + 1;
             if (bad <= SHOW)
@@ -122,12 +137,15 @@ initial begin
         end
         // the sum stays until the next start
         tick;
+        if (!valid)
+            bad_valid = bad_valid + 1;
         if (sum !== ref && bad == 0) begin
             bad = bad + 1;
             $display("# stream %0d: the sum changed after the stream: %h", s, sum);
         end
     end
     point(bad == 0, "every stream's windowed sum, 4 clocks after its last beat, equals the byte-by-byte sum (32- and 64-byte beats)");
+    point(bad_valid == 0, "sum_valid is low from a start until 4 clocks after the last beat, then high until the next start");
     point(gaps > 0, "idle clocks between beats were exercised");
     $display("# %0d streams, %0d mismatches, %0d idle clocks", streams, bad, gaps);
     $display("1..%0d", npoints);
