@@ -48,13 +48,7 @@ localparam SHOW = 8;
 integer seed, streams, s, nbeats, b, j, off, bad, bad_valid, gaps, kind, bb;
 reg [31:0] ref;
 
-task tick;
-    begin
-        @(posedge clk);
-        #1;
-    end
-endtask
-
+`include "tb_tick.vh"
 `include "tb_tap.vh"
 
 initial begin

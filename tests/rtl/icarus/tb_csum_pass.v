@@ -82,13 +82,7 @@ reg [31:0]  ref [0:2];
 reg [7:0]   byte_at;
 reg [AW-1:0] want_ra;
 
-task tick;
-    begin
-        @(posedge clk);
-        #1;
-    end
-endtask
-
+`include "tb_tick.vh"
 `include "tb_tap.vh"
 
 function [7:0] ram_byte;

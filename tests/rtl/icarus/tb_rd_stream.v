@@ -107,12 +107,7 @@ reg         in_range;
 reg  [BS:0] want_len;
 reg         ok, took;
 
-task tick;
-    begin
-        @(posedge clk);
-        #1;
-    end
-endtask
+`include "tb_tick.vh"
 
 // a random range for the next start
 task next_range;
