@@ -335,7 +335,10 @@ always @(posedge clk) begin
     if (c_wr && ca == INC_MAC_HI)
         mac[47:32] <= c_req_wdata[15:0];
     for (si = 0; si < N_STATS; si = si + 1) begin
-        stats[si] <= (snap_clear ? 64'd0 : stats[si]) + {48'd0, stat_inc[16*si +: 16]};
+        // (the clear chooses after the add, not before it: the write's
+        // decode stays off the 64-bit carry chain)
+        stats[si] <= snap_clear ? {48'd0, stat_inc[16*si +: 16]}
+                                : stats[si] + {48'd0, stat_inc[16*si +: 16]};
         if (snap_take)
             snap[si] <= stats[si];
     end
