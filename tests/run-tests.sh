@@ -301,7 +301,7 @@ suite driver/lossy        env BUILD="$BUILD" LOSS=37 tests/driver/run-driver.sh 
 suite driver/lanes8       env BUILD="$BUILD" INCSIM="$BUILD/bin/incsim8" \
 	tests/driver/run-driver.sh nic_probe.sh nic_grad_tcp.sh nic_grad_width.sh
 # a NIC whose DMA hangs three times: recovery, and no memory freed under it
-suite driver/stall        env BUILD="$BUILD" STALL=1500,2500,2500 WEDGE=200 tests/driver/run-driver.sh nic_stall.sh
+suite driver/stall        env BUILD="$BUILD" STALL=1500,500,500 WEDGE=200 tests/driver/run-driver.sh nic_stall.sh
 # make bench-driver, one round of this driver: it runs and prints its table
 suite driver/bench-short  env BUILD="$BUILD" tests/driver/test-bench-driver.sh
 # make demo, shortened (a 2-host cluster), its option checks and Ctrl-C

@@ -3,12 +3,8 @@
 #
 # Recovery from a hung NIC. Run with eth0's incsim wedging its MAC once
 # (run-driver.sh WEDGE=200: incsim --tx-wedge-after, cleared by a flush of
-# the TX queue) and hanging its DMA bridge three times (STALL=1500,2500,2500:
-# --stall-after; the first stall beyond the frames phase 0 sends; the next
-# ones 2500 frames after a reset, far beyond what phase 1's traffic sends
-# between its reset and its stop, about 500 a second for the second or two
-# the poll takes: with 500 the NIC could hang again before the ping that
-# shows it works), and every incsim checking that no queue is moved to new
+# the TX queue) and hanging its DMA bridge three times (STALL=1500,500,500:
+# --stall-after; the first stall beyond the frames phase 0 sends), and every incsim checking that no queue is moved to new
 # memory while the NIC could still DMA with the old one (--check-dma: the
 # run fails otherwise).
 #   0. Traffic until the MAC takes no more frames, DMA still works: the TX
