@@ -271,7 +271,7 @@ localparam [13:0] RD_CHUNK = 14'd512;
 localparam RO_W = $clog2(RD_OUT) + 1;
 localparam [RO_W-1:0] TR_MAX = RD_OUT;
 reg         tr_req = 1'b0;      // a chunk's read is up
-reg  [RO_W-1:0] tr_out = 0;    // chunks asked for (or up), not yet all in
+reg  [RO_W-1:0] tr_out = 0;    // chunks whose requests were taken, not yet all in
 reg  [63:0] tr_req_addr = 0;
 reg  [13:0] tr_req_len = 0;
 reg  [13:0] tr_left = 0;        // the frame's bytes after this chunk
@@ -283,8 +283,12 @@ wire        tr_go = !tr_busy && dq_cnt != 0 && f_inflight < NR && fq_cnt != FQ_N
                     (t_err || (t_fits && !tk_full && tr_out < TR_MAX));
 // the frame's next chunk
 wire        tr_more = !tr_req && tr_left != 0 && !tk_full && tr_out < TR_MAX;
-// a chunk asked for; a chunk's last beat in (tr_out's steps)
-wire        tr_up = (tr_go && !t_err) || tr_more;
+// tr_out's steps: a chunk's request taken; a chunk's last beat in. A
+// request is counted when the port takes it, not when TR raises it: TR
+// reads tr_out only with no request of its own up, so the count it sees
+// is the same, and the step hangs on two registers and the port's ready,
+// not on tr_go's compares (dq_words, f_room, the counts)
+wire        tr_up;
 wire        tr_down = rd_valid && rd_ready && rd_last && !tk_desc;
 
 // ---- the read requests: TR's, else TD's; one stays up until taken ----
@@ -296,6 +300,7 @@ assign rd_req_valid = rq_valid;
 assign rd_req_addr = rq_is_tr ? tr_req_addr : {td_req_slot, 5'd0};
 assign rd_req_len = rq_is_tr ? {2'd0, tr_req_len} : INC_TXD_BYTES[15:0];
 wire        rq_fire = rq_valid && rd_req_ready;
+assign      tr_up = rq_fire && rq_is_tr;
 
 // ---- TF: the frames' beats into the ring ----
 localparam [1:0] TF_IDLE = 2'd0, TF_FETCH = 2'd1, TF_HAND = 2'd2;
@@ -538,8 +543,7 @@ always @(posedge clk) begin
     if (rd_valid && rd_ready && rd_last)
         tk_rp <= tk_rp + 1'b1;
     dq_cnt <= dq_cnt + {{ND_W{1'b0}}, d_resp} - {{ND_W{1'b0}}, tr_go};
-    // (a choice among tr_out + 1, - 1 and itself, made from the register
-    // beside tr_go: an adder after tr_go's compares would add its levels)
+    // (a choice among tr_out + 1, - 1 and itself, made from the register)
     if (tr_up && !tr_down)
         tr_out <= tr_out + 1'b1;
     else if (tr_down && !tr_up)
