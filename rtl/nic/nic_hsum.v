@@ -4,24 +4,20 @@
  * 160-byte header vector whose byte offsets are in [lo, hi), lo and hi even.
  * Used for IPv4 header checksums and pseudo-header addresses.
  *
- * Pipelined, a new result every clock: sum holds the sum of the inputs as
- * they were 3 clocks before (inputs that change at a clock edge give their
- * sum after the third edge from it). The stages, each at most a few LUT
+ * Pipelined, a new result every clock. The stages, each at most a few LUT
  * levels (docs/rtl.md, "Logic depth"): the words in range, registered; a
  * carry-save tree from 80 words to 6 (four layers of 6:3 counters),
  * registered; from 6 to 2 (two layers) and one add, registered. lo and hi
  * should come from registers: the range compare is in the first stage.
  *
- * ld enables the stages: the first takes the inputs at a clock with ld
- * high, each later one what the stage before took a clock earlier. The
- * caller holds ld high at every clock at which hdr, lo or hi may differ
- * from the clock before (the header's state machine is busy); while the
- * inputs hold, the stages hold what they would compute anyway, so sum is
- * as above. A caller may also drop ld while it does not read sum, inputs
- * changing or not, if ld is then high for three clocks with the inputs
- * holding before sum is read (nic_tx: not in P_COMP). Clock enables, not
- * needed by the logic: they spare a simulator the trees of an idle
- * header (nic_csa_fns.vh).
+ * in_valid says hdr, lo and hi are the ones to sum; it goes down the
+ * stages beside the data and comes out as sum_valid three clocks later,
+ * with sum the sum of the inputs as they were then. A stage loads only
+ * with its valid, so sum holds after sum_valid until the next inputs come
+ * through: a caller raises in_valid for a clock once its inputs are final
+ * and waits for sum_valid, never for a count of clocks. (The stages'
+ * enables also spare a simulator the trees of an idle header:
+ * nic_csa_fns.vh.) rst empties the stages (sum_valid low after it).
  */
 
 // Language: Verilog 2001
@@ -33,21 +29,29 @@
 module nic_hsum
 (
     input  wire          clk,
+    input  wire          rst,
     input  wire [1279:0] hdr,   // byte i in bits 8i+7:8i
     input  wire [7:0]    lo,
     input  wire [7:0]    hi,
-    input  wire          ld,    // the inputs may have changed
-    output reg  [22:0]   sum = 0
+    input  wire          in_valid,
+    output reg  [22:0]   sum = 0,
+    output reg           sum_valid = 1'b0
 );
 
 `include "nic_csa_fns.vh"
 
-// the stages' enables
+// the stages' valids (their enables)
 reg v1 = 1'b0, v2 = 1'b0;
 
 always @(posedge clk) begin
-    v1 <= ld;
+    v1 <= in_valid;
     v2 <= v1;
+    sum_valid <= v2;
+    if (rst) begin
+        v1 <= 1'b0;
+        v2 <= 1'b0;
+        sum_valid <= 1'b0;
+    end
 end
 
 // stage 1: the words in range, zero-extended to 32 bits
@@ -58,7 +62,7 @@ generate
     for (i = 0; i < 80; i = i + 1) begin : word
         wire [7:0] at = 2 * i;
         always @(posedge clk)
-            if (ld)
+            if (in_valid)
                 w1[32*i +: 32] <= (at >= lo && at < hi) ?
                                   {16'd0, hdr[16*i +: 8], hdr[16*i + 8 +: 8]} : 32'd0;
     end

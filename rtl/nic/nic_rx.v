@@ -387,7 +387,6 @@ localparam [2:0] H_IDLE = 3'd0, H_LOAD = 3'd1, H_P1 = 3'd2, H_P2 = 3'd3,
                  H_P3 = 3'd4, H_P4 = 3'd5, H_PARSE = 3'd6;
 
 reg  [2:0]    h_state = H_IDLE;
-reg  [2:0]    p_wait = 0;        // clocks in H_P4
 reg  [RING_AW-1:0] fr_start = 0; // ring word of the frame
 reg  [13:0]   fr_len = 0;
 reg  [1279:0] hreg = 0;
@@ -409,10 +408,12 @@ function [1279:0] hdr_mask;
     end
 endfunction
 
-// The header's fields and what follows from them are registered over
-// seven clocks once the header is in (H_P1..H_P3, then H_P4 for six clocks
-// while the IPv4 header's sum is checked), each a few LUT levels deep
-// (docs/rtl.md, "Logic depth"); they stay until the next frame's header.
+// The header's fields and what follows from them are registered in steps
+// once the header is in, each a few LUT levels deep (docs/rtl.md, "Logic
+// depth"): H_P1..H_P3 a clock each, then in H_P4 three chains started
+// together (hc_go, below), each ending in a valid: H_P4 waits for all
+// three, not for a count of clocks. They stay until the next frame's
+// header.
 
 // H_P1: the parser's results
 wire [1:0]   p_result;
@@ -515,31 +516,39 @@ wire bad_ip_ours = p_result == 2'd2 && {6'd0, p_l3_off} + 14'd10 <= fr_len &&
                    ((ip_vn == 4'd4 && ip_b9 == 8'd253) ||
                     (ip_vn == 4'd6 && ip_b6 == 8'd253));
 
-// the IPv4 header's sum (checksum field as 0) and the pseudo-header
-// addresses' sum: nic_hsum, 3 clocks after the header and the bounds
-// settle (the bounds a clock after the parse, H_P2): there in H_P4's
-// fourth clock (H_P4 waits; hs_ip4n uses ip4_hi later)
+// The chains H_P4 waits for, started in H_P3 (hc_go), when hreg (H_LOAD),
+// the parse (H_P1), the fields and the bounds (H_P2) and the chunk's
+// counts (H_P3) are final. Each ends in a valid at the clock its last
+// register loads: the IPv4 header's sum less its field, folded, and its
+// check (ip4_ok: ip4_fold_v); the pseudo-header addresses' sum (addr_sum:
+// addr_sum_v); the chunk's bound and the lengths, one adder a clock, and
+// their checks (chunk_ok, lens_ok: ck3).
+wire hc_go = h_state == H_P3;
+
+// the bounds in the header, from the parse (H_P2): the pseudo-header's
+// addresses, the end of the IPv4 header (XO's hs_ip4n uses it too)
 reg  [7:0]  addr_lo = 0, addr_hi = 0, ip4_hi = 0;
 always @(posedge clk) begin
-    addr_lo <= p_ip_ver == 4'd4 ? p_l3_off + 8'd12 : p_l3_off + 8'd8;
-    addr_hi <= p_ip_ver == 4'd4 ? p_l3_off + 8'd20 : p_l3_off + 8'd40;
-    ip4_hi <= p_l3_off + p_ip_hlen;
+    if (h_state == H_P2) begin
+        addr_lo <= p_ip_ver == 4'd4 ? p_l3_off + 8'd12 : p_l3_off + 8'd8;
+        addr_hi <= p_ip_ver == 4'd4 ? p_l3_off + 8'd20 : p_l3_off + 8'd40;
+        ip4_hi <= p_l3_off + p_ip_hlen;
+    end
 end
-// (hreg, the parse and the bounds change only while H is busy: H_LOAD
-// writes hreg, the parse and the bounds follow in H_P1 and H_P2)
-wire h_busy = h_state != H_IDLE;
+// the IPv4 header's sum (checksum field as 0) and the addresses' sum
 wire [22:0] ip4_sum, addr_sum;
-nic_hsum hs_ip4 (.clk(clk), .hdr(hreg), .lo(p_l3_off), .hi(ip4_hi), .ld(h_busy),
-                 .sum(ip4_sum));
-nic_hsum hs_addr (.clk(clk), .hdr(hreg), .lo(addr_lo), .hi(addr_hi), .ld(h_busy),
-                  .sum(addr_sum));
+wire        ip4_sum_v, addr_sum_v;
+nic_hsum hs_ip4 (.clk(clk), .rst(rst), .hdr(hreg), .lo(p_l3_off), .hi(ip4_hi),
+                 .in_valid(hc_go), .sum(ip4_sum), .sum_valid(ip4_sum_v));
+nic_hsum hs_addr (.clk(clk), .rst(rst), .hdr(hreg), .lo(addr_lo), .hi(addr_hi),
+                  .in_valid(hc_go), .sum(addr_sum), .sum_valid(addr_sum_v));
 
-// H_P3: the chunk header's groups and the body's start; H_P4, one adder a
-// clock: the chunk's bound (codec.md, section 6: raw_len + 2 bytes a
+// H_P3: the chunk header's groups and the body's start; then (ck1..ck3),
+// one adder a clock: the chunk's bound (codec.md, section 6: raw_len + 2 bytes a
 // group of 8, + a byte per 8 groups in sparse mode; section 12, width
 // mode: raw_len + 3 bytes a group of 16 + a byte per 128 values) and the
 // body's end, positions in the frame (17 bits: range_off can be large);
-// the clocks after: the checks on them, the IPv4 checksum folded
+// the clock after: the checks on them
 wire [13:0] c_n = ch_raw[15:2];
 wire [13:0] c_groups = {3'd0, c_n[13:3]} + {13'd0, c_n[2:0] != 3'd0};
 wire [9:0]  c_g16 = c_n[13:4] + {9'd0, c_n[3:0] != 4'd0};
@@ -552,11 +561,31 @@ reg  [10:0] c_extra = 0;     // sparse mode's mask bytes; width mode's
 wire [16:0] body_at_c = {9'd0, p_l4_off} + 17'd16 + {9'd0, sh_l4len} + {1'b0, sh_off};
 reg  [16:0] body_at_w = 0;   // body_at_c, whole
 wire [15:0] ip4_fold;
-// (the field taken out a clock ahead of the fold, which takes 2)
+wire        ip4_fold_v;
+// (the field taken out a clock ahead of the fold)
 reg  [31:0] ip4_acc = 0;
-always @(posedge clk)
-    ip4_acc <= {9'd0, ip4_sum} - {16'd0, ip4_field};
-nic_fold fold_ip4 (.clk(clk), .acc(ip4_acc), .folded(ip4_fold));
+reg         ip4_acc_v = 1'b0;
+always @(posedge clk) begin
+    ip4_acc_v <= ip4_sum_v;
+    if (ip4_sum_v)
+        ip4_acc <= {9'd0, ip4_sum} - {16'd0, ip4_field};
+    if (rst)
+        ip4_acc_v <= 1'b0;
+end
+nic_fold fold_ip4 (.clk(clk), .rst(rst), .acc(ip4_acc), .in_valid(ip4_acc_v),
+                   .folded(ip4_fold), .out_valid(ip4_fold_v));
+// the bound's and the lengths' steps
+reg         ck1 = 1'b0, ck2 = 1'b0, ck3 = 1'b0;
+always @(posedge clk) begin
+    ck1 <= hc_go;
+    ck2 <= ck1;
+    ck3 <= ck2;
+    if (rst) begin
+        ck1 <= 1'b0;
+        ck2 <= 1'b0;
+        ck3 <= 1'b0;
+    end
+end
 
 reg  [16:0] c_bound = 0, body_end = 0, new_end = 0;
 reg  [14:0] body_at = 0;     // (the bits used)
@@ -579,27 +608,27 @@ always @(posedge clk) begin
                      sh_l4len[1:0] == 2'd0 && {2'd0, in_doff, 2'd0} == sh_l4len));
         seg_ok <= p_ip_end - {6'd0, p_l4_off} >= 14'd16;
     end
-    if (h_state == H_P4 && p_wait == 3'd0) begin
+    if (ck1) begin
         c_part <= (ch_mode == 8'd3 ? {6'd0, c_g16_r, 1'b0} : {2'd0, c_groups_r, 1'b0}) +
                   {1'b0, ch_raw};
         c_extra <= ch_mode == 8'd2 ? c_groups_r[13:3] + {10'd0, c_groups_r[2:0] != 3'd0} :
                    ch_mode == 8'd3 ? {1'b0, c_g16_r} + {4'd0, c_g128_r} : 11'd0;
         body_end <= body_at_w + {1'b0, ch_body};
     end
-    if (h_state == H_P4 && p_wait == 3'd1) begin
+    if (ck2) begin
         c_bound <= c_part + {6'd0, c_extra};
         tail <= {2'd0, p_ip_end} - body_end[15:0];
     end
-    // (every clock of H_P4: the last ones see c_bound and body_end)
-    if (h_state == H_P4) begin
+    if (ck3) begin
         chunk_ok <= (ch_mode == 8'd1 || ch_mode == 8'd2 || (WIDTH_OK && ch_mode == 8'd3)) &&
                     ch_k >= 8'd1 && ch_k <= 8'd24 &&
                     ch_rsvd == 0 && ch_raw <= 16'd9000 && ch_raw != 0 &&
                     {1'b0, ch_body} <= c_bound;
         lens_ok <= body_end <= {3'd0, p_ip_end} && new_end <= 17'd9018;
     end
-    // the IPv4 checksum's check, from hs_ip4's sum (H_P4 waits for it)
-    ip4_ok <= p_ip_ver != 4'd4 || ~ip4_fold == ip4_field;
+    // the IPv4 checksum's check, from hs_ip4's sum
+    if (ip4_fold_v)
+        ip4_ok <= p_ip_ver != 4'd4 || ~ip4_fold == ip4_field;
 end
 
 wire hdr_ok = !p_fragment && seg_ok && shim_ok && chunk_ok && lens_ok;
@@ -607,20 +636,40 @@ wire hdr_ok = !p_fragment && seg_ok && shim_ok && chunk_ok && lens_ok;
 // what X needs of the checks' positions, from the parse on: the checksum
 // pass's windows (stream offsets from l4_off: the L4 header and the
 // payload before the range; the payload after it), the segment's length
-// (sh_* are taken in H_P2, body_end in H_P4's first clock: all settled by
-// H_PARSE)
+// (sh_* are taken in H_P2, new_end in H_P3, body_end in ck1)
 reg  [13:0] hp_end = 0, suf_start = 0;
 reg  [15:0] seg_in = 0;
-// and the restored frame's lengths (new_end is settled in H_P4's first
-// clock): the IP total length, the IPv6 payload length, the segment's
+// and the restored frame's lengths: the IP total length, the IPv6 payload
+// length, the segment's
 reg  [15:0] ip_total = 0, plen6 = 0, seg_out = 0;
 always @(posedge clk) begin
-    ip_total <= new_end[15:0] - {8'd0, p_l3_off};
-    plen6 <= ip_total - 16'd40;
-    seg_out <= new_end[15:0] - {8'd0, p_l4_off};
-    hp_end <= 14'd16 + {6'd0, sh_l4len} + sh_off[13:0];
-    suf_start <= body_end[13:0] - {6'd0, p_l4_off};
-    seg_in <= {2'd0, p_ip_end} - {8'd0, p_l4_off};
+    if (ck1) begin
+        ip_total <= new_end[15:0] - {8'd0, p_l3_off};
+        seg_out <= new_end[15:0] - {8'd0, p_l4_off};
+        hp_end <= 14'd16 + {6'd0, sh_l4len} + sh_off[13:0];
+        seg_in <= {2'd0, p_ip_end} - {8'd0, p_l4_off};
+    end
+    if (ck2) begin
+        plen6 <= ip_total - 16'd40;
+        suf_start <= body_end[13:0] - {6'd0, p_l4_off};
+    end
+end
+
+// the chains' ends seen (each set by its valid; all three: H_PARSE next)
+reg  hd_ip4 = 1'b0, hd_addr = 1'b0, hd_ck = 1'b0;
+wire h_all = (hd_ip4 || ip4_fold_v) && (hd_addr || addr_sum_v) && (hd_ck || ck3);
+always @(posedge clk) begin
+    if (ip4_fold_v)
+        hd_ip4 <= 1'b1;
+    if (addr_sum_v)
+        hd_addr <= 1'b1;
+    if (ck3)
+        hd_ck <= 1'b1;
+    if (hc_go || rst) begin
+        hd_ip4 <= 1'b0;
+        hd_addr <= 1'b0;
+        hd_ck <= 1'b0;
+    end
 end
 
 // the outcome H hands X
@@ -661,15 +710,10 @@ always @(posedge clk) begin
     end
     H_P1: h_state <= H_P2;      // the parse is taken (nic_hdr_parse_reg)
     H_P2: h_state <= H_P3;
-    H_P3: begin
-        p_wait <= 0;
-        h_state <= H_P4;
-    end
+    H_P3: h_state <= H_P4;      // (hc_go starts the chains)
     H_P4: begin
-        // 6 clocks: hs_ip4's sum, less the field (ip4_acc), its fold (2)
-        // and its check (ip4_ok)
-        p_wait <= p_wait + 3'd1;
-        if (p_wait == 3'd5)
+        // the chains' results are in their registers from the next clock
+        if (h_all)
             h_state <= H_PARSE;
     end
     H_PARSE: begin
@@ -1125,13 +1169,9 @@ end
 // ===========================================================================
 
 localparam [3:0] X_IDLE = 4'd0, X_DECIDE = 4'd1, X_SUMS = 4'd2,
-                 X_WAIT = 4'd4, X_CHECK = 4'd5, X_B3 = 4'd6, X_BUILD = 4'd7,
-                 X_REC = 4'd8;
+                 X_CHECK = 4'd5, X_B3 = 4'd6, X_BUILD = 4'd7, X_REC = 4'd8;
 
 reg  [3:0]    x_state = X_IDLE;
-// X_WAIT: x_wait + 1 clocks, then x_next
-reg  [2:0]    x_wait = 0;
-reg  [3:0]    x_next = X_IDLE;
 reg           restore = 1'b0;    // an encapsulated frame being restored
 reg           drop_bad = 1'b0;   // malformed (else: no buffer)
 reg  [13:0]   out_len = 0;
@@ -1167,49 +1207,113 @@ reg  [15:0] x_fidx = 0;         // the record XO has (its index)
 // byte address in the ring of frame offset o
 wire [14:0] fbase = {x_fr_start, {BS{1'b0}}};
 
-// the shim's checksum: summed a clock after XO took the sums, folded 2
-// later (X_CHECK compares, long after)
+// XO's chains, each ending in a valid that its state waits for: X_SUMS
+// takes XI's sums (xs_go), which are then summed and folded (X_CHECK waits
+// for the four folds: xf_all); X_CHECK's sums taken (xc_go), the L4
+// checksum's sum and fold (X_B3 waits: l4_fold_v); hb's IP header, loaded
+// in X_SUMS, summed for its IPv4 checksum (X_BUILD waits: ip4n_v)
+wire        xs_go = x_state == X_SUMS && xi_idx != x_fidx;
+reg         xs_go_d = 1'b0;     // XI's sums are in x_sum_*, hb is loaded
+always @(posedge clk) begin
+    xs_go_d <= xs_go;
+    if (rst)
+        xs_go_d <= 1'b0;
+end
+
+// the shim's checksum: summed once XO has the sums, then folded (X_CHECK
+// compares)
 reg  [31:0] shim_acc = 0;
-always @(posedge clk)
-    shim_acc <= x_sum_all - {16'd0, x_sh_csum} + {9'd0, x_addr_sum} + 32'd253 +
-                {16'd0, x_seg_in};
+reg         shim_acc_v = 1'b0;
+always @(posedge clk) begin
+    shim_acc_v <= xs_go_d;
+    if (xs_go_d)
+        shim_acc <= x_sum_all - {16'd0, x_sh_csum} + {9'd0, x_addr_sum} + 32'd253 +
+                    {16'd0, x_seg_in};
+    if (rst)
+        shim_acc_v <= 1'b0;
+end
 wire [15:0] shim_fold;
-nic_fold fold_shim (.clk(clk), .acc(shim_acc), .folded(shim_fold));
+wire        shim_fold_v;
+nic_fold fold_shim (.clk(clk), .rst(rst), .acc(shim_acc), .in_valid(shim_acc_v),
+                    .folded(shim_fold), .out_valid(shim_fold_v));
 wire shim_csum_ok = ~shim_fold == x_sh_csum;
 
 // ---- the restored headers ----------------------------------------------------
 
-// X_CHECK: the folded sums taken; then (3 clocks) the L4 checksum's sum and
+// X_CHECK: the folded sums taken (xc_go); then the L4 checksum's sum and
 // its fold; X_B3: the checksum
 wire [15:0] f_hp, f_suf, f_range;
+wire        f_hp_v, f_suf_v, f_range_v;
 // the carried L4 checksum taken out of the header and prefix's sum, a
 // register ahead of its fold
 reg  [31:0] hp_acc = 0;
-always @(posedge clk)
-    hp_acc <= x_sum_hp - {16'd0, x_in_csum};
-nic_fold fold_hp (.clk(clk), .acc(hp_acc), .folded(f_hp));
-nic_fold fold_suf (.clk(clk), .acc(x_sum_suf), .folded(f_suf));
-nic_fold fold_range (.clk(clk), .acc(x_sum_range), .folded(f_range));
+reg         hp_acc_v = 1'b0;
+always @(posedge clk) begin
+    hp_acc_v <= xs_go_d;
+    if (xs_go_d)
+        hp_acc <= x_sum_hp - {16'd0, x_in_csum};
+    if (rst)
+        hp_acc_v <= 1'b0;
+end
+nic_fold fold_hp (.clk(clk), .rst(rst), .acc(hp_acc), .in_valid(hp_acc_v),
+                  .folded(f_hp), .out_valid(f_hp_v));
+nic_fold fold_suf (.clk(clk), .rst(rst), .acc(x_sum_suf), .in_valid(xs_go_d),
+                   .folded(f_suf), .out_valid(f_suf_v));
+nic_fold fold_range (.clk(clk), .rst(rst), .acc(x_sum_range), .in_valid(xs_go_d),
+                     .folded(f_range), .out_valid(f_range_v));
+// the four folds seen (each set by its valid)
+reg         xf_shim = 1'b0, xf_hp = 1'b0, xf_suf = 1'b0, xf_range = 1'b0;
+wire        xf_all = (xf_shim || shim_fold_v) && (xf_hp || f_hp_v) &&
+                     (xf_suf || f_suf_v) && (xf_range || f_range_v);
+always @(posedge clk) begin
+    if (shim_fold_v)
+        xf_shim <= 1'b1;
+    if (f_hp_v)
+        xf_hp <= 1'b1;
+    if (f_suf_v)
+        xf_suf <= 1'b1;
+    if (f_range_v)
+        xf_range <= 1'b1;
+    if (xs_go || rst) begin
+        xf_shim <= 1'b0;
+        xf_hp <= 1'b0;
+        xf_suf <= 1'b0;
+        xf_range <= 1'b0;
+    end
+end
+wire        xc_go = x_state == X_CHECK && xf_all;
+reg         xc_go_d = 1'b0;     // the folded sums are taken
 reg  [15:0] f_hp_r = 0, range_sw = 0, suf_sw = 0;
 reg  [31:0] l4_rec = 0, l4_acc = 0;
+reg         l4_acc_v = 1'b0;
 wire [15:0] l4_fold;
-nic_fold fold_l4 (.clk(clk), .acc(l4_acc), .folded(l4_fold));
+wire        l4_fold_v;
+nic_fold fold_l4 (.clk(clk), .rst(rst), .acc(l4_acc), .in_valid(l4_acc_v),
+                  .folded(l4_fold), .out_valid(l4_fold_v));
 wire        udp_none = x_sh_proto == 8'd17 && x_ip_ver == 4'd4 && x_in_csum == 16'd0;
 reg  [15:0] l4_c = 0;
 
 always @(posedge clk) begin
-    if (x_state == X_CHECK) begin
+    xc_go_d <= xc_go;
+    if (xc_go) begin
         f_hp_r <= f_hp;
         range_sw <= x_sh_off[0] ? {f_range[7:0], f_range[15:8]} : f_range;
         suf_sw <= x_ch_body[0] ^ x_ch_raw[0] ? {f_suf[7:0], f_suf[15:8]} : f_suf;
     end
-    // (the record's terms summed apart: they are there from X_DECIDE on,
-    // so l4_acc adds four terms, not six, a clock after X_CHECK)
-    l4_rec <= {9'd0, x_addr_sum} + {24'd0, x_sh_proto} + {16'd0, seg_out_x};
-    l4_acc <= l4_rec + {16'd0, f_hp_r} + {16'd0, range_sw} + {16'd0, suf_sw};
-    if (x_state == X_B3) begin
+    // (the record's terms summed apart, once XO has the record, so l4_acc
+    // adds four terms, not six)
+    if (x_state == X_DECIDE)
+        l4_rec <= {9'd0, x_addr_sum} + {24'd0, x_sh_proto} + {16'd0, seg_out_x};
+    l4_acc_v <= xc_go_d;
+    if (xc_go_d)
+        l4_acc <= l4_rec + {16'd0, f_hp_r} + {16'd0, range_sw} + {16'd0, suf_sw};
+    if (x_state == X_B3 && l4_fold_v) begin
         l4_c <= udp_none ? 16'd0 :
                 (~l4_fold == 16'd0 && x_sh_proto == 8'd17 ? 16'hffff : ~l4_fold);
+    end
+    if (rst) begin
+        xc_go_d <= 1'b0;
+        l4_acc_v <= 1'b0;
     end
 end
 wire [7:0]    out_csum_rel = x_sh_proto == 8'd6 ? 8'd16 : 8'd6;
@@ -1255,9 +1359,9 @@ reg  [7:0]    hb_len = 0;
 wire [15:0]   ip4n_c;
 
 // hb loads in X_SUMS (its IP header is final then: it does not depend on
-// the L4 checksum), so the restored IPv4 header's sum (3 clocks) and fold
-// (2) are there before X_BUILD, which loads it once more, with the L4
-// checksum, and writes the IPv4 checksum into it
+// the L4 checksum), so the restored IPv4 header's checksum (nic_ip4_csum,
+// from xs_go_d: ip4n_v) is there before X_BUILD, which loads it once
+// more, with the L4 checksum, and writes the IPv4 checksum into it
 wire hb_ld = x_state == X_SUMS || x_state == X_BUILD;
 wire hb_put4 = x_state == X_BUILD && x_ip_ver == 4'd4;
 
@@ -1276,10 +1380,16 @@ generate
         assign hb[8*j +: 8] = b;
     end
 endgenerate
-// (hb and the record's fields change only while XO is busy: X_IDLE takes
-// the record, X_SUMS and X_BUILD write hb)
-nic_ip4_csum ip4n (.clk(clk), .hdr(hb), .lo(x_l3_off), .hi(x_ip4_hi),
-                   .ld(x_state != X_IDLE), .csum(ip4n_c));
+wire          ip4n_v;
+reg           xb_ip4 = 1'b0;     // ip4n_v seen
+nic_ip4_csum ip4n (.clk(clk), .rst(rst), .hdr(hb), .lo(x_l3_off), .hi(x_ip4_hi),
+                   .in_valid(xs_go_d), .csum(ip4n_c), .csum_valid(ip4n_v));
+always @(posedge clk) begin
+    if (ip4n_v)
+        xb_ip4 <= 1'b1;
+    if (xs_go || rst)
+        xb_ip4 <= 1'b0;
+end
 
 // ---- X's records, for W ------------------------------------------------------
 
@@ -1343,43 +1453,42 @@ always @(posedge clk) begin
         // (hb takes its IP header now: the sums and folds of the IPv4
         // header's checksum are there long before X_BUILD)
         // (hbyte loads hb)
-        // XI's sums, once it is done with the frame; they and the range's
-        // are folded (the shim's and the header's a clock later): X_CHECK
-        // in 4
-        if (xi_idx != x_fidx) begin
+        // XI's sums, once it is done with the frame (xs_go); they and the
+        // range's are folded (the shim's and the header's after a sum)
+        if (xs_go) begin
             x_sum_all <= cs_all[x_fidx[HS_W-1:0]];
             x_sum_hp <= cs_hp[x_fidx[HS_W-1:0]];
             x_sum_suf <= cs_suf[x_fidx[HS_W-1:0]];
             xf_idx <= xf_idx + 16'd1;
-            x_wait <= 3'd2;
-            x_next <= X_CHECK;
-            x_state <= X_WAIT;
+            x_state <= X_CHECK;
         end
-    end
-    X_WAIT: begin
-        x_wait <= x_wait - 3'd1;
-        if (x_wait == 0)
-            x_state <= x_next;
     end
     X_CHECK: begin
-        if (!shim_csum_ok || x_dec_err) begin
-            drop_bad <= 1'b1;
-            x_state <= X_REC;
-        end else begin
-            // (the folded sums are taken) the L4 checksum's sum, a
-            // clock later, and its fold: X_B3 in 4
-            x_wait <= 3'd2;
-            x_next <= X_B3;
-            x_state <= X_WAIT;
+        // once the four folds are in (xc_go)
+        if (xf_all) begin
+            if (!shim_csum_ok || x_dec_err) begin
+                drop_bad <= 1'b1;
+                x_state <= X_REC;
+            end else begin
+                // (the folded sums are taken) the L4 checksum's sum and
+                // its fold
+                x_state <= X_B3;
+            end
         end
     end
-    X_B3: x_state <= X_BUILD;   // (the L4 checksum: l4_c)
+    X_B3: begin
+        // the L4 checksum (l4_c), once its fold is in
+        if (l4_fold_v)
+            x_state <= X_BUILD;
+    end
     X_BUILD: begin
-        restore <= 1'b1;
-        // (hbyte loads hb, with the IPv4 checksum)
-        hb_len <= l4_hdr_end;
-        out_len <= x_new_end;
-        x_state <= X_REC;
+        // (hbyte loads hb, with the IPv4 checksum), once it is in
+        if (xb_ip4 || ip4n_v) begin
+            restore <= 1'b1;
+            hb_len <= l4_hdr_end;
+            out_len <= x_new_end;
+            x_state <= X_REC;
+        end
     end
     X_REC: begin
         // the outcome, for W

@@ -695,13 +695,13 @@ reg  [BR_AW:0] ps_bend [0:NR-1];
 
 localparam [3:0] P_IDLE = 4'd0, P_PARSE = 4'd1,
                  P_COMP = 4'd3, P_CS_END = 4'd4, P_BUILD1 = 4'd5,
-                 P_SUMS = 4'd6, P_SHIM1 = 4'd7, P_SHIM2 = 4'd8,
-                 P_BUILD2 = 4'd9, P_IP4 = 4'd10, P_BUILD3 = 4'd11,
+                 P_SUMS = 4'd6, P_SHIM1 = 4'd7,
+                 P_BUILD2 = 4'd9, P_IP4 = 4'd10,
                  P_DONE = 4'd12;
 
 reg  [3:0] p_state = P_IDLE;
 reg        p_comp = 1'b0;       // p_state == P_COMP (a register of its own: c_tready)
-reg  [2:0] wait_n = 0;          // clocks in P_CS_END, P_SHIM1 and P_IP4
+reg  [2:0] wait_n = 0;          // clocks in P_CS_END
 // PO takes a record once PI has started it
 wire       p_take = p_state == P_IDLE && p_idx != pis_idx;
 reg  [15:0] p_fidx = 0;         // the record PO has
@@ -894,7 +894,7 @@ reg  [13:0]  new_end = 0;         // end of the IP packet, compressed
 wire [1279:0] hb;               // (hbyte: a register a byte)
 reg  [7:0]   hb_len = 0;
 // the lengths of the new frame, a clock after new_end (P_BUILD1) and one
-// more for plen6: ready in P_SHIM1 and P_SHIM2
+// more for plen6: ready by P_SHIM1 (P_BUILD2 reads them)
 reg  [15:0]  ip_total = 0, seg_len = 0, plen6 = 0;
 // new_end without the body: p_ip_end + 16 - d_rlen, ready long before
 reg  [13:0]  end_nb1 = 0, end_nb = 0;
@@ -916,25 +916,39 @@ always @(posedge clk) begin
     l4_hdr_end <= shim_end + p_l4_len;
 end
 
-// the pseudo-header addresses' sum (nic_hsum: 3 clocks after the header
-// and the bounds settle; used in P_SHIM1, long after)
+// PO's sums are chains that end in a valid, which the state waiting for
+// the result waits for, not a count of clocks: the pseudo-header
+// addresses' sum, from the clock after P_PARSE (hreg and the bounds are
+// final: pp_go), into shim_const (P_SUMS waits: sc_ok); the shim's
+// checksum, from P_SUMS on (P_SHIM1 waits: shim_fold_v); the patched IPv4
+// header's checksum, from the clock after P_BUILD2 loads hb (P_IP4 waits:
+// ip4_v). A frame's chains start at least 3 clocks after the last
+// frame's (P_PARSE, P_DONE, P_IDLE come between), so what its flags see is
+// its own.
+reg  pp_go = 1'b0;
+always @(posedge clk) begin
+    pp_go <= p_state == P_PARSE;
+    if (rst)
+        pp_go <= 1'b0;
+end
 wire [22:0] addr_sum;
-// (hreg, the parse's fields and the bounds change only while P is busy:
-// P_IDLE takes the record, the bounds follow a clock later (P_PARSE);
-// P_BUILD2 and P_BUILD3 write hb. The sums' pipelines run while P is
-// busy but for P_COMP, the body's clocks, when nothing they read moves:
-// P_CS_END, P_BUILD1 and P_SUMS give them six clocks before P_SHIM1 reads
-// addr_sum, P_IP4 five before P_BUILD3 reads ip4_c)
-wire p_busy = p_state != P_IDLE && p_state != P_COMP;
+wire        addr_sum_v;
 nic_hsum hs_addr (
-    .clk(clk), .hdr(hreg), .lo(addr_lo), .hi(addr_hi), .ld(p_busy), .sum(addr_sum)
+    .clk(clk), .rst(rst), .hdr(hreg), .lo(addr_lo), .hi(addr_hi), .in_valid(pp_go),
+    .sum(addr_sum), .sum_valid(addr_sum_v)
 );
 
 // P_SUMS: the sums of the body, the prefix and the suffix folded
 wire [15:0] f_body, f_suf, f_pre;
-nic_fold fold_body (.clk(clk), .acc(body_sum), .folded(f_body));
-nic_fold fold_suf (.clk(clk), .acc(x_suf), .folded(f_suf));
-nic_fold fold_pre (.clk(clk), .acc(x_pre), .folded(f_pre));
+/* verilator lint_off PINCONNECTEMPTY */
+// (P_CS_END waits for the body's sum and PI's sums, then their folds)
+nic_fold fold_body (.clk(clk), .rst(rst), .acc(body_sum), .in_valid(1'b1),
+                    .folded(f_body), .out_valid());
+nic_fold fold_suf (.clk(clk), .rst(rst), .acc(x_suf), .in_valid(1'b1),
+                   .folded(f_suf), .out_valid());
+nic_fold fold_pre (.clk(clk), .rst(rst), .acc(x_pre), .in_valid(1'b1),
+                   .folded(f_pre), .out_valid());
+/* verilator lint_on PINCONNECTEMPTY */
 
 reg  [15:0] f_pre_r = 0, body_sw = 0, suf_sw = 0;
 
@@ -944,24 +958,44 @@ wire [15:0] sh_w1 = {p_proto, p_l4_len};
 wire [15:0] sh_w4 = {d_mode, d_k};
 wire [15:0] sh_w5 = {d_rlen[7:0], d_rlen[15:8]};
 wire [15:0] sh_w6 = {body_len[7:0], 2'd0, body_len[13:8]};
-// the terms known from the parse on, summed every clock, and the rest in
-// two partial sums, every clock too; P_SHIM1 (4 clocks): the partial sums
-// settle (1), added (1) and folded (nic_fold: 2); P_SHIM2: taken. The
-// terms known from the frame's record on (P_PARSE: the compressor's
-// latency alone is 13 clocks before P_SHIM1) take two clocks: the shim's
-// words, then the addresses' sum
+// the terms known from the frame's record on: the shim's words (every
+// clock: the record is there from P_PARSE), then with the addresses' sum
+// (shim_const, sc_ok); from P_SUMS on (sh1: the folded sums are in), two
+// partial sums, their sum (sh2; in shim_acc: sh3) and its fold
+// (fold_shim), which P_SHIM1 takes
 reg  [31:0] shim_k = 0, shim_const = 0, shim_p1 = 0, shim_p2 = 0;
+reg         sc_ok = 1'b0;       // shim_const holds the frame's
+reg         sh1 = 1'b0, sh2 = 1'b0, sh3 = 1'b0;
+reg  [31:0] shim_acc = 0;
 always @(posedge clk) begin
     shim_k <= 32'd253 + {16'd0, sh_w0} + {16'd0, sh_w1} + {16'd0, d_off} +
               {16'd0, sh_w4} + {16'd0, sh_w5};
-    shim_const <= {9'd0, addr_sum} + shim_k;
-    shim_p1 <= shim_const + {16'd0, seg_len} + {16'd0, sh_w6};
-    shim_p2 <= {16'd0, f_pre_r} + {16'd0, body_sw} + {16'd0, suf_sw};
+    if (addr_sum_v) begin
+        shim_const <= {9'd0, addr_sum} + shim_k;
+        sc_ok <= 1'b1;
+    end
+    if (pp_go)
+        sc_ok <= 1'b0;
+    sh1 <= p_state == P_SUMS;
+    sh2 <= sh1;
+    sh3 <= sh2;
+    if (sh1) begin
+        shim_p1 <= shim_const + {16'd0, seg_len} + {16'd0, sh_w6};
+        shim_p2 <= {16'd0, f_pre_r} + {16'd0, body_sw} + {16'd0, suf_sw};
+    end
+    if (sh2)
+        shim_acc <= shim_p1 + shim_p2;
+    if (rst) begin
+        sc_ok <= 1'b0;
+        sh1 <= 1'b0;
+        sh2 <= 1'b0;
+        sh3 <= 1'b0;
+    end
 end
-wire [31:0] shim_acc_c = shim_p1 + shim_p2;
-reg  [31:0] shim_acc = 0;
 wire [15:0] shim_fold;
-nic_fold fold_shim (.clk(clk), .acc(shim_acc), .folded(shim_fold));
+wire        shim_fold_v;
+nic_fold fold_shim (.clk(clk), .rst(rst), .acc(shim_acc), .in_valid(sh3),
+                    .folded(shim_fold), .out_valid(shim_fold_v));
 reg  [15:0] shim_c = 0;
 
 // the header block, byte by byte: the frame's bytes up to l4_off (the IP
@@ -974,10 +1008,17 @@ wire [127:0] shim_bytes = {16'd0, 2'd0, body_len[13:8], body_len[7:0],
                            p_l4_len, p_proto, 8'h10, 8'h49};
 wire [15:0] ip4_c;             // (nic_ip4_csum ip4, below)
 
-// P_BUILD2 loads the header block when the frame goes compressed; P_BUILD3
-// writes the IPv4 checksum into it
+// P_BUILD2 loads the header block when the frame goes compressed; P_IP4
+// writes the IPv4 checksum into it once it is in (ip4_v)
 wire hb_build = p_state == P_BUILD2 && !(body_err || body_over || new_end >= d_len);
-wire hb_csum = p_state == P_BUILD3;
+wire ip4_v;
+wire hb_csum = p_state == P_IP4 && ip4_v;
+reg  hb_built = 1'b0;           // hb holds the block (the checksum's input)
+always @(posedge clk) begin
+    hb_built <= hb_build;
+    if (rst)
+        hb_built <= 1'b0;
+end
 
 // the shim rotated up by l4_off's low 4 bits (byte i to (i + l4_off) mod
 // 16): byte j of the block, inside the shim, is the shim's byte
@@ -1040,10 +1081,9 @@ generate
     end
 endgenerate
 
-// P_IP4 (5 clocks): the patched IPv4 header's checksum, then (P_BUILD3)
-// written into it
-nic_ip4_csum ip4 (.clk(clk), .hdr(hb), .lo(p_l3_off), .hi(ip4_hi), .ld(p_busy),
-                  .csum(ip4_c));
+// P_IP4: the patched IPv4 header's checksum, written into it
+nic_ip4_csum ip4 (.clk(clk), .rst(rst), .hdr(hb), .lo(p_l3_off), .hi(ip4_hi),
+                  .in_valid(hb_built), .csum(ip4_c), .csum_valid(ip4_v));
 
 reg [13:0] sent_len = 0;
 
@@ -1272,25 +1312,22 @@ always @(posedge clk) begin
         p_state <= P_SUMS;
     end
     P_SUMS: begin
-        f_pre_r <= f_pre;
-        body_sw <= d_off[0] ? {f_body[7:0], f_body[15:8]} : f_body;
-        // the suffix moves by body_len - range length: odd if their
-        // parities differ
-        suf_sw <= body_len[0] ^ d_rlen[0] ? {f_suf[7:0], f_suf[15:8]} : f_suf;
-        wait_n <= 0;
-        p_state <= P_SHIM1;
+        // (with the addresses' sum in shim_const: sc_ok)
+        if (sc_ok) begin
+            f_pre_r <= f_pre;
+            body_sw <= d_off[0] ? {f_body[7:0], f_body[15:8]} : f_body;
+            // the suffix moves by body_len - range length: odd if their
+            // parities differ
+            suf_sw <= body_len[0] ^ d_rlen[0] ? {f_suf[7:0], f_suf[15:8]} : f_suf;
+            p_state <= P_SHIM1;
+        end
     end
     P_SHIM1: begin
-        // (its terms hold: the partial sums settle a clock in, their sum
-        // the next, folded 2 clocks later)
-        shim_acc <= shim_acc_c;
-        wait_n <= wait_n + 3'd1;
-        if (wait_n == 3'd3)
-            p_state <= P_SHIM2;
-    end
-    P_SHIM2: begin
-        shim_c <= ~shim_fold;
-        p_state <= P_BUILD2;
+        // the shim's checksum, once its fold is in
+        if (shim_fold_v) begin
+            shim_c <= ~shim_fold;
+            p_state <= P_BUILD2;
+        end
     end
     P_BUILD2: begin
         if (body_err || body_over || new_end >= d_len) begin
@@ -1303,21 +1340,14 @@ always @(posedge clk) begin
             // (hb loads: hb_build)
             hb_len <= l4_hdr_end;
             sent_len <= new_end;
-            wait_n <= 0;
             p_state <= p_ip_ver == 4'd4 ? P_IP4 : P_DONE;
         end
     end
     P_IP4: begin
-        // nic_hsum's sum of hb is there 3 clocks after hb changed, its
-        // fold 2 clocks later
-        wait_n <= wait_n + 3'd1;
-        if (wait_n == 3'd4)
-            p_state <= P_BUILD3;
-    end
-    P_BUILD3: begin
-        // the IPv4 header checksum over the patched header (into hb:
-        // hb_csum)
-        p_state <= P_DONE;
+        // the IPv4 header checksum over the patched header, once it is in
+        // (into hb: hb_csum)
+        if (ip4_v)
+            p_state <= P_DONE;
     end
     P_DONE: begin
         // the frame's record for S: the assembler's header block and

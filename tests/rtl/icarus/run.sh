@@ -146,6 +146,7 @@ run_tb tb_group_pack   "$VEC/pack.hex"    inc_group_pack inc_tag_offsets inc_qua
 run_tb tb_group_unpack "$VEC/pack.hex"    inc_group_unpack inc_tag_offsets inc_dequant inc_dequant_abs inc_dequant_norm
 run_tb tb_csum_acc     -                  nic_csum_acc
 run_tb tb_csum_pass    -                  nic_csum_pass nic_csum_acc
+run_tb tb_ip4_csum     -                  nic_ip4_csum nic_hsum nic_fold
 run_tb tb_rd_stream    -                  nic_rd_stream nic_rd_count nic_ram
 
 finish
