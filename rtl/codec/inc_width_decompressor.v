@@ -56,7 +56,9 @@
  *     made floats (inc_dequant_norm): an output beat into the output FIFO,
  *     which has a place promised for it before its descriptor is taken. The
  *     chunk's last beat waits there for its verdict: the body's length
- *     against the length its groups call for.
+ *     against the length its groups call for. The head's verdict moves
+ *     into output registers that drive m_axis (the data is read from the
+ *     FIFO at a registered pointer until the beat leaves).
  * The last group of a chunk may be short (cnt < 16): its length is the
  * extractor's, not the table's, and nothing follows it in the chunk.
  * Bytes of a body past the length its groups call for are dropped once its
@@ -692,9 +694,11 @@ end
 
 // ---- extractor ----------------------------------------------------------------------
 
-// output FIFO places promised: beats in X1..X8 and in the FIFO
+// output FIFO places promised: beats in X1..X8 and in the FIFO (the beat
+// on m_axis too: its data is read from its entry until it leaves)
 reg  [OQ_W:0]   oq_res = 0;
-wire            o_pop;
+wire            o_pop;                 // the head's verdict taken, into m_axis's registers
+wire            m_pop;                 // a beat leaves m_axis: its place is free
 
 // the head of the descriptor FIFO, registered with what X1's read needs:
 // the row, the next, the banks below the offset
@@ -1307,7 +1311,7 @@ always @(posedge clk) begin
         oq_seq[oq_wp[OQ_W-1:0]] <= x7_seq;
         oq_wp <= oq_wp + 1'b1;
     end
-    oq_res <= oq_res + {{OQ_W{1'b0}}, x_take} - {{OQ_W{1'b0}}, o_pop};
+    oq_res <= oq_res + {{OQ_W{1'b0}}, x_take} - {{OQ_W{1'b0}}, m_pop};
     if (rst) begin
         x_cerr <= 1'b0;
         oq_wp <= 0;
@@ -1315,7 +1319,7 @@ always @(posedge clk) begin
     end
 end
 
-// ---- output: the last beat's verdict -------------------------------------------------
+// ---- output: the last beat's verdict, the output register ------------------------
 
 wire [OQ_W-1:0] oh = oq_rp[OQ_W-1:0];
 wire [CQ_W-1:0] oh_seq = oq_seq[oh];
@@ -1329,16 +1333,38 @@ wire            oh_ready = !oh_last || oq_bad[oh] || oh_ended || oh_long;
 wire            oh_err = oh_last && (oq_err[oh] || oq_bad[oh] || oh_long ||
                                      (oh_ended && cq_blen[oh_seq] != oh_end));
 
-assign m_axis_tvalid = oq_wp != oq_rp && oh_ready;
-assign m_axis_tdata = oq_data[oh];
-assign m_axis_tkeep = oh_err ? 64'd0 : oq_keep[oh];
-assign m_axis_tlast = oh_last;
-assign m_axis_tuser = oh_err;
-assign o_pop = m_axis_tvalid && m_axis_tready;
+// The head's verdict and control move into output registers when the
+// beat there is gone or leaves now; the beat's data stays in the FIFO
+// until it leaves (om_rp: its entry), read at a registered pointer. So
+// m_axis's valid, keep, last and user come from flip-flops, and the
+// consumer's logic after them starts from a register, not from the
+// FIFO's read and the verdict's compares. One beat a clock; a clock more
+// latency. The FIFO's places (oq_res) are freed as beats leave m_axis.
+reg  [OQ_W-1:0] om_rp = 0;
+reg  [63:0]     m_keep = 0;
+reg             m_valid = 1'b0, m_last = 1'b0, m_err = 1'b0;
+assign m_pop = m_valid && m_axis_tready;
+assign o_pop = oq_wp != oq_rp && oh_ready && (!m_valid || m_axis_tready);
+
+assign m_axis_tvalid = m_valid;
+assign m_axis_tdata = oq_data[om_rp];
+assign m_axis_tkeep = m_keep;
+assign m_axis_tlast = m_last;
+assign m_axis_tuser = m_err;
 
 always @(posedge clk) begin
-    status_valid <= o_pop && oh_last;
-    status_error <= o_pop && oh_last && oh_err;
+    if (o_pop) begin
+        om_rp <= oh;
+        m_keep <= oh_err ? 64'd0 : oq_keep[oh];
+        m_last <= oh_last;
+        m_err <= oh_err;
+    end
+    if (o_pop)
+        m_valid <= 1'b1;
+    else if (m_pop)
+        m_valid <= 1'b0;
+    status_valid <= m_pop && m_last;
+    status_error <= m_pop && m_last && m_err;
     if (o_pop) begin
         oq_rp <= oq_rp + 1'b1;
         if (oh_last) begin
@@ -1346,6 +1372,7 @@ always @(posedge clk) begin
         end
     end
     if (rst) begin
+        m_valid <= 1'b0;
         status_valid <= 1'b0;
         status_error <= 1'b0;
         oq_rp <= 0;
