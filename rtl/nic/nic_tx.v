@@ -694,14 +694,13 @@ reg  [BR_AW:0] ps_bres [0:NR-1];
 reg  [BR_AW:0] ps_bend [0:NR-1];
 
 localparam [3:0] P_IDLE = 4'd0, P_PARSE = 4'd1,
-                 P_COMP = 4'd3, P_CS_END = 4'd4, P_BUILD1 = 4'd5,
+                 P_COMP = 4'd3, P_CS_END = 4'd4,
                  P_SUMS = 4'd6, P_SHIM1 = 4'd7,
                  P_BUILD2 = 4'd9, P_IP4 = 4'd10,
                  P_DONE = 4'd12;
 
 reg  [3:0] p_state = P_IDLE;
 reg        p_comp = 1'b0;       // p_state == P_COMP (a register of its own: c_tready)
-reg  [2:0] wait_n = 0;          // clocks in P_CS_END
 // PO takes a record once PI has started it
 wire       p_take = p_state == P_IDLE && p_idx != pis_idx;
 reg  [15:0] p_fidx = 0;         // the record PO has
@@ -862,7 +861,7 @@ reg          sp_acc = 1'b0;
 
 // the body's sum, over the words as they are written (P_PARSE starts it;
 // its last word: the one P_COMP marks body_done at; P_CS_END waits for
-// body_valid, and 4 clocks for the folds of PI's sums)
+// for its fold and the folds of PI's sums)
 wire sp_final = sp_last && !(!sp_half && sp_keep[2*BB-1:BB] != 0);
 wire body_valid;
 nic_csum_acc #(.DATA_W(DATA_W)) sum_body (
@@ -893,7 +892,7 @@ nic_csum_pass #(.DATA_W(DATA_W), .ADDR_W(FR_AW), .NSUM(2)) cs (
 reg  [13:0]  new_end = 0;         // end of the IP packet, compressed
 wire [1279:0] hb;               // (hbyte: a register a byte)
 reg  [7:0]   hb_len = 0;
-// the lengths of the new frame, a clock after new_end (P_BUILD1) and one
+// the lengths of the new frame, a clock after new_end (P_CS_END) and one
 // more for plen6: ready by P_SHIM1 (P_BUILD2 reads them)
 reg  [15:0]  ip_total = 0, seg_len = 0, plen6 = 0;
 // new_end without the body: p_ip_end + 16 - d_rlen, ready long before
@@ -938,17 +937,35 @@ nic_hsum hs_addr (
     .sum(addr_sum), .sum_valid(addr_sum_v)
 );
 
-// P_SUMS: the sums of the body, the prefix and the suffix folded
+// P_SUMS: the sums of the body, the prefix and the suffix folded; P_CS_END
+// waits for the three folds: the body's from its sum's valid on (a level:
+// body_valid stays up until the next frame's start), PI's from the clock
+// after P_COMP took them (px_go; pf_done once seen)
 wire [15:0] f_body, f_suf, f_pre;
+wire        f_body_v, f_pre_v;
+reg         px_go = 1'b0, pf_done = 1'b0;
+nic_fold fold_body (.clk(clk), .rst(rst), .acc(body_sum), .in_valid(body_valid),
+                    .folded(f_body), .out_valid(f_body_v));
+nic_fold fold_pre (.clk(clk), .rst(rst), .acc(x_pre), .in_valid(px_go),
+                   .folded(f_pre), .out_valid(f_pre_v));
 /* verilator lint_off PINCONNECTEMPTY */
-// (P_CS_END waits for the body's sum and PI's sums, then their folds)
-nic_fold fold_body (.clk(clk), .rst(rst), .acc(body_sum), .in_valid(1'b1),
-                    .folded(f_body), .out_valid());
-nic_fold fold_suf (.clk(clk), .rst(rst), .acc(x_suf), .in_valid(1'b1),
+// (its valid is fold_pre's: the same clocks)
+nic_fold fold_suf (.clk(clk), .rst(rst), .acc(x_suf), .in_valid(px_go),
                    .folded(f_suf), .out_valid());
-nic_fold fold_pre (.clk(clk), .rst(rst), .acc(x_pre), .in_valid(1'b1),
-                   .folded(f_pre), .out_valid());
 /* verilator lint_on PINCONNECTEMPTY */
+wire        pf_all = f_body_v && (pf_done || f_pre_v);
+wire        p_cs_go = p_state == P_COMP && body_done && pi_idx != p_fidx;
+always @(posedge clk) begin
+    px_go <= p_cs_go;
+    if (f_pre_v)
+        pf_done <= 1'b1;
+    if (p_cs_go)
+        pf_done <= 1'b0;
+    if (rst) begin
+        px_go <= 1'b0;
+        pf_done <= 1'b0;
+    end
+end
 
 reg  [15:0] f_pre_r = 0, body_sw = 0, suf_sw = 0;
 
@@ -1253,7 +1270,8 @@ always @(posedge clk) begin
         end
     end
     P_COMP: begin
-        // compressor -> splitter -> body RAM, one word a clock
+        // compressor -> splitter -> body RAM, one word a clock (p_cs_go:
+        // the body is in and PI is done with the frame)
         if (c_tvalid && c_tready) begin
             sp_data <= c_tdata;
             sp_keep <= c_tkeep;
@@ -1288,28 +1306,20 @@ always @(posedge clk) begin
             end
         end
         // the body is in, and PI is done with the frame: its sums
-        if (body_done && pi_idx != p_fidx) begin
+        if (p_cs_go) begin
             x_pre <= ps_pre[p_slot];
             x_suf <= ps_suf[p_slot];
-            wait_n <= 0;
             p_state <= P_CS_END;
             p_comp <= 1'b0;
         end
     end
     P_CS_END: begin
-        // the body's sum is there 4 clocks after its last word, folded 2
-        // later (PI's sums, folded from here: 3): P_CS_END (4),
-        // P_BUILD1, P_SUMS
-        // (body_valid is high by the fourth: its last word came before
-        // body_done, itself a clock before P_CS_END)
-        if (wait_n != 3'd3)
-            wait_n <= wait_n + 3'd1;
-        if (wait_n == 3'd3 && body_valid)
-            p_state <= P_BUILD1;
-    end
-    P_BUILD1: begin
-        new_end <= end_nb + body_len;
-        p_state <= P_SUMS;
+        // the body's sum and PI's sums folded (pf_all); the new IP end
+        // (body_len is final: counted a clock after the last word)
+        if (pf_all) begin
+            new_end <= end_nb + body_len;
+            p_state <= P_SUMS;
+        end
     end
     P_SUMS: begin
         // (with the addresses' sum in shim_const: sc_ok)
