@@ -159,10 +159,12 @@ done
 # docs/rtl.md "Formal checks"); the NIC's AXI4-Lite register port to 16,
 # its MAC TX port (the frame FIFO) to 14; its DMA request ports (the two
 # arbiters), its DMA read and write ports (requests, answers, data,
-# dones) and its interrupt port proved for all depths (seconds)
+# dones) and its interrupt port proved for all depths (seconds); nic_rx's
+# header stage (nic_rx_hdr: its header in, its record out) to 16, its first
+# record and that record's stall (a minute, most of it yosys)
 for check in inc_compressor:8:18 inc_decompressor:8:24 inc_axis_packer:8:12 \
 	nic_csr:-:16 nic_frame_fifo:-:14 nic_dma_arb:-:1:prove nic_dma_rd:-:1:prove \
-	nic_dma_wr:-:1:prove nic_irq_port:-:1:prove; do
+	nic_dma_wr:-:1:prove nic_irq_port:-:1:prove nic_rx_hdr:-:16; do
 	IFS=: read -r top lanes depth mode <<<"$check"
 	suffix=-$lanes
 	[ "$lanes" != - ] || suffix=

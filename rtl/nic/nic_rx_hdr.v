@@ -16,8 +16,8 @@
  * its offsets, the chunk's counts), then H_P4 waits for three chains, each
  * ending in a valid (the IPv4 header's sum, fold and check; the
  * addresses' sum; the chunk's bound and lengths), then the record. With
- * m_ready high, a header taken at clock t gives its record at t + 7, and
- * the stage takes the next at t + 8.
+ * m_ready high, a header taken at clock t gives its record at t + 10, and
+ * the stage takes the next at t + 11.
  */
 
 // Language: Verilog 2001
