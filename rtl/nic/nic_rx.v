@@ -956,26 +956,12 @@ nic_fold fold_suf (.clk(clk), .rst(rst), .acc(x_sum_suf), .in_valid(xs_go_d),
                    .folded(f_suf), .out_valid(f_suf_v));
 nic_fold fold_range (.clk(clk), .rst(rst), .acc(x_sum_range), .in_valid(xs_go_d),
                      .folded(f_range), .out_valid(f_range_v));
-// the four folds seen (each set by its valid)
-reg         xf_shim = 1'b0, xf_hp = 1'b0, xf_suf = 1'b0, xf_range = 1'b0;
-wire        xf_all = (xf_shim || shim_fold_v) && (xf_hp || f_hp_v) &&
-                     (xf_suf || f_suf_v) && (xf_range || f_range_v);
-always @(posedge clk) begin
-    if (shim_fold_v)
-        xf_shim <= 1'b1;
-    if (f_hp_v)
-        xf_hp <= 1'b1;
-    if (f_suf_v)
-        xf_suf <= 1'b1;
-    if (f_range_v)
-        xf_range <= 1'b1;
-    if (xs_go || rst) begin
-        xf_shim <= 1'b0;
-        xf_hp <= 1'b0;
-        xf_suf <= 1'b0;
-        xf_range <= 1'b0;
-    end
-end
+// the four folds' ends
+wire        xf_all;
+nic_join #(.N(4)) xf_join (
+    .clk(clk), .rst(rst), .clear(xs_go), .valid({shim_fold_v, f_hp_v, f_suf_v, f_range_v}),
+    .all(xf_all)
+);
 wire        xc_go = x_state == X_CHECK && xf_all;
 reg         xc_go_d = 1'b0;     // the folded sums are taken
 reg  [15:0] f_hp_r = 0, range_sw = 0, suf_sw = 0;
@@ -1076,15 +1062,12 @@ generate
     end
 endgenerate
 wire          ip4n_v;
-reg           xb_ip4 = 1'b0;     // ip4n_v seen
+wire          xb_ip4;            // its end (X_BUILD waits)
 nic_ip4_csum ip4n (.clk(clk), .rst(rst), .hdr(hb), .lo(x_l3_off), .hi(x_ip4_hi),
                    .in_valid(xs_go_d), .csum(ip4n_c), .csum_valid(ip4n_v));
-always @(posedge clk) begin
-    if (ip4n_v)
-        xb_ip4 <= 1'b1;
-    if (xs_go || rst)
-        xb_ip4 <= 1'b0;
-end
+nic_join #(.N(1)) xb_join (
+    .clk(clk), .rst(rst), .clear(xs_go), .valid(ip4n_v), .all(xb_ip4)
+);
 
 // ---- X's records, for W ------------------------------------------------------
 
@@ -1178,7 +1161,7 @@ always @(posedge clk) begin
     end
     X_BUILD: begin
         // (hbyte loads hb, with the IPv4 checksum), once it is in
-        if (xb_ip4 || ip4n_v) begin
+        if (xb_ip4) begin
             restore <= 1'b1;
             hb_len <= l4_hdr_end;
             out_len <= x_new_end;

@@ -325,22 +325,11 @@ always @(posedge clk) begin
     end
 end
 
-// the chains' ends seen (each set by its valid; all three: H_PARSE next)
-reg  hd_ip4 = 1'b0, hd_addr = 1'b0, hd_ck = 1'b0;
-wire h_all = (hd_ip4 || ip4_fold_v) && (hd_addr || addr_sum_v) && (hd_ck || ck3);
-always @(posedge clk) begin
-    if (ip4_fold_v)
-        hd_ip4 <= 1'b1;
-    if (addr_sum_v)
-        hd_addr <= 1'b1;
-    if (ck3)
-        hd_ck <= 1'b1;
-    if (hc_go || rst) begin
-        hd_ip4 <= 1'b0;
-        hd_addr <= 1'b0;
-        hd_ck <= 1'b0;
-    end
-end
+// the three chains' ends (all three: H_PARSE next)
+wire h_all;
+nic_join #(.N(3)) h_join (
+    .clk(clk), .rst(rst), .clear(hc_go), .valid({ip4_fold_v, addr_sum_v, ck3}), .all(h_all)
+);
 
 // the outcome H hands X
 wire [1:0] h_kind = bad_ip_ours ? K_DROP :

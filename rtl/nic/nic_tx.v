@@ -940,10 +940,10 @@ nic_hsum hs_addr (
 // P_SUMS: the sums of the body, the prefix and the suffix folded; P_CS_END
 // waits for the three folds: the body's from its sum's valid on (a level:
 // body_valid stays up until the next frame's start), PI's from the clock
-// after P_COMP took them (px_go; pf_done once seen)
+// after P_COMP took them (px_go; their end: pf_join)
 wire [15:0] f_body, f_suf, f_pre;
 wire        f_body_v, f_pre_v;
-reg         px_go = 1'b0, pf_done = 1'b0;
+reg         px_go = 1'b0;
 nic_fold fold_body (.clk(clk), .rst(rst), .acc(body_sum), .in_valid(body_valid),
                     .folded(f_body), .out_valid(f_body_v));
 nic_fold fold_pre (.clk(clk), .rst(rst), .acc(x_pre), .in_valid(px_go),
@@ -953,18 +953,16 @@ nic_fold fold_pre (.clk(clk), .rst(rst), .acc(x_pre), .in_valid(px_go),
 nic_fold fold_suf (.clk(clk), .rst(rst), .acc(x_suf), .in_valid(px_go),
                    .folded(f_suf), .out_valid());
 /* verilator lint_on PINCONNECTEMPTY */
-wire        pf_all = f_body_v && (pf_done || f_pre_v);
 wire        p_cs_go = p_state == P_COMP && body_done && pi_idx != p_fidx;
+wire        pf_pre;             // PI's folds' end
+wire        pf_all = f_body_v && pf_pre;
+nic_join #(.N(1)) pf_join (
+    .clk(clk), .rst(rst), .clear(p_cs_go), .valid(f_pre_v), .all(pf_pre)
+);
 always @(posedge clk) begin
     px_go <= p_cs_go;
-    if (f_pre_v)
-        pf_done <= 1'b1;
-    if (p_cs_go)
-        pf_done <= 1'b0;
-    if (rst) begin
+    if (rst)
         px_go <= 1'b0;
-        pf_done <= 1'b0;
-    end
 end
 
 reg  [15:0] f_pre_r = 0, body_sw = 0, suf_sw = 0;

@@ -31,7 +31,7 @@ NIC_DIR=${INC_NIC_DIR:-rtl/nic}
 NIC_LANES=(inc_nic nic_tx nic_rx nic_tport)
 NIC_WIDTH=(nic_assembler nic_rd_stream nic_csum_acc nic_frame_fifo nic_fifo)
 NIC=(nic_csr nic_dma_arb nic_dma_rd nic_dma_wr nic_irq nic_irq_port nic_hdr_parse nic_hdr_parse_reg nic_l4_parse nic_rd_count nic_hsum
-	nic_fold nic_ip4_csum nic_ram nic_mgmt nic_rx_hdr)
+	nic_fold nic_ip4_csum nic_ram nic_mgmt nic_rx_hdr nic_join)
 # the management subsystem (rtl/mgmt)
 MGMT_DIR=${INC_MGMT_DIR:-rtl/mgmt}
 MGMT=(mgmt_cpu mgmt_ram mgmt_timer mgmt_soc)
