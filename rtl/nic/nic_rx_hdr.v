@@ -106,17 +106,28 @@ nic_hdr_parse_reg parse (
 // that each field is a fixed byte of one of two windows (the IP header's
 // first 12 bytes; the shim's 16 and the carried L4 header after them)
 // instead of a 160-way choice of its own at an added offset.
+// hdr_at: the header from byte at on (the shifter, for both windows)
+function [1279:0] hdr_at;
+    input [1279:0] h;
+    input [7:0]    at;
+    integer b;
+    begin
+        hdr_at = h;
+        for (b = 7; b >= 0; b = b - 1)
+            if (at[b])
+                hdr_at = hdr_at >> (8 << b);
+    end
+endfunction
+
 // l3_fields: {version nibble, bytes 6, 9, 10, 11}
 function [35:0] l3_fields;
     input [1279:0] h;
     input [7:0]    at;
-    integer b;
-    reg [1279:0] r;
+    /* verilator lint_off UNUSEDSIGNAL */
+    reg [1279:0] r;     // (the bytes of the fields taken)
+    /* verilator lint_on UNUSEDSIGNAL */
     begin
-        r = h;
-        for (b = 7; b >= 0; b = b - 1)
-            if (at[b])
-                r = r >> (8 << b);
+        r = hdr_at(h, at);
         l3_fields = {r[7:4], r[8*6 +: 8], r[8*9 +: 8], r[8*10 +: 8], r[8*11 +: 8]};
     end
 endfunction
@@ -126,13 +137,11 @@ endfunction
 function [16*8+20+15:0] l4_fields;
     input [1279:0] h;
     input [7:0]    at;
-    integer b;
-    reg [1279:0] r;
+    /* verilator lint_off UNUSEDSIGNAL */
+    reg [1279:0] r;     // (the bytes of the fields taken)
+    /* verilator lint_on UNUSEDSIGNAL */
     begin
-        r = h;
-        for (b = 7; b >= 0; b = b - 1)
-            if (at[b])
-                r = r >> (8 << b);
+        r = hdr_at(h, at);
         l4_fields = {r[16*8-1:0], r[8*22 +: 16], r[8*28 + 4 +: 4], r[8*32 +: 16]};
     end
 endfunction
