@@ -195,7 +195,7 @@ wire bad_ip_ours = p_result == 2'd2 && {6'd0, p_l3_off} + 14'd10 <= fr_len &&
                    ((ip_vn == 4'd4 && ip_b9 == 8'd253) ||
                     (ip_vn == 4'd6 && ip_b6 == 8'd253));
 
-// The chains H_P4 waits for, started in H_P3 (hc_go), when hreg (H_LOAD),
+// The chains H_P4 waits for, started in H_P3 (hc_go), when hreg (the take),
 // the parse (H_P1), the fields and the bounds (H_P2) and the chunk's
 // counts (H_P3) are final. Each ends in a valid at the clock its last
 // register loads: the IPv4 header's sum less its field, folded, and its
