@@ -28,7 +28,7 @@ LEAVES=(inc_quant inc_quant_shift inc_quant_round inc_dequant inc_dequant_abs in
 	inc_axis_packer inc_width_decompressor)
 # the NIC (rtl/nic): the top and its blocks (by LANES, by DATA_W, the rest)
 NIC_DIR=${INC_NIC_DIR:-rtl/nic}
-NIC_LANES=(inc_nic nic_tx nic_tx_dp nic_rx nic_tport)
+NIC_LANES=(inc_nic nic_tx nic_tx_dp nic_rx nic_rx_dp nic_tport)
 NIC_WIDTH=(nic_assembler nic_rd_stream nic_csum_acc nic_frame_fifo nic_fifo)
 NIC=(nic_csr nic_dma_arb nic_dma_rd nic_dma_wr nic_irq nic_irq_port nic_hdr_parse nic_hdr_parse_reg nic_l4_parse nic_rd_count nic_hsum
 	nic_fold nic_ip4_csum nic_ram nic_mgmt nic_rx_hdr nic_join)
