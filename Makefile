@@ -215,7 +215,9 @@ VL_NIC := $(VLDIR)/nic/Vnic__ALL.a
 # clang++ at -O3, is checked against another compiler's build too),
 # driven by the same inputs, every output port
 # compared at every clock (sim/nic/vl_nic_lockstep.cpp). The reference
-# moves only when a change of behaviour at the ports is meant: dfbe491,
+# moves only when a change of behaviour at the ports is meant: f9eab32,
+# nic_rx_dp releasing a dropped frame from its ring at its turn (sooner
+# than the shell's DMA writes); dfbe491,
 # the width decompressor's output registers (a width chunk a clock later)
 # and nic_tx's P_CS_END on its folds' valids (a compressed frame's header
 # up to 2 clocks sooner); 8ccc11a, the checksum pass as one module (its
@@ -223,7 +225,7 @@ VL_NIC := $(VLDIR)/nic/Vnic__ALL.a
 # reads in flight, RX descriptors read ahead, the dma_enable input);
 # e932af5, the rebuilt width decompressor (two clocks more latency);
 # 2e75648 before it.
-LOCKSTEP_REF ?= dfbe491
+LOCKSTEP_REF ?= f9eab32
 LS_DIR := $(BUILD)/lockstep/$(LOCKSTEP_REF)
 # the reference the test was last linked with: a new one relinks it (all
 # targets are .SECONDARY: a missing reference model alone would not)
