@@ -161,10 +161,14 @@ done
 # arbiters), its DMA read and write ports (requests, answers, data,
 # dones) and its interrupt port proved for all depths (seconds); nic_rx's
 # header stage (nic_rx_hdr: its header in, its record out) to 16, its first
-# record and that record's stall (a minute, most of it yosys)
+# record and that record's stall (a minute, most of it yosys); the
+# transmit datapath's boundary (nic_tx_dp: metadata and frames in, frames
+# and statuses out) to 32, two statuses and a frame that stalls (2
+# minutes); the receive datapath's (nic_rx_dp: the MAC's frames in, metadata
+# out, verdicts in, frames out) to 33, the first frame out (4 minutes)
 for check in inc_compressor:8:18 inc_decompressor:8:24 inc_axis_packer:8:12 \
 	nic_csr:-:16 nic_frame_fifo:-:14 nic_dma_arb:-:1:prove nic_dma_rd:-:1:prove \
-	nic_dma_wr:-:1:prove nic_irq_port:-:1:prove nic_rx_hdr:-:16; do
+	nic_dma_wr:-:1:prove nic_irq_port:-:1:prove nic_rx_hdr:-:16 nic_tx_dp:8:32 nic_rx_dp:8:33; do
 	IFS=: read -r top lanes depth mode <<<"$check"
 	suffix=-$lanes
 	[ "$lanes" != - ] || suffix=

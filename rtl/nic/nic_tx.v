@@ -114,8 +114,9 @@ module nic_tx #
 // the datapath's outcomes (incw_tx_result): the one the counters need
 localparam [7:0] R_COMPRESSED = 8'd0;
 
-// frames in flight (the datapath's record slots)
-localparam [15:0] NR = 16'd32;
+// frames in flight (the datapath's record slots: 2^SLOT_W)
+localparam SLOT_W = 5;
+localparam [15:0] NR = 16'd1 << SLOT_W;
 // the datapath's frame ring, in words of a beat (64 KiB: nic_tx_dp's FR_AW)
 localparam FR_AW = 16 - BS;
 
@@ -290,7 +291,7 @@ wire [13:0] st_sent, st_len, st_body;
 wire [15:0] st_rlen;
 wire        dp_idle;
 
-nic_tx_dp #(.LANES(LANES), .WIDTH(WIDTH), .TAG_W(59)) dp (
+nic_tx_dp #(.LANES(LANES), .WIDTH(WIDTH), .TAG_W(59), .SLOT_W(SLOT_W)) dp (
     .clk(clk), .rst(rst),
     .s_meta_valid(fq_cnt != 0), .s_meta_ready(meta_ready),
     .s_meta_len(g_len), .s_meta_comp(g_comp), .s_meta_k(g_k), .s_meta_mode(g_mode),

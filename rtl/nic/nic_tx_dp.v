@@ -26,7 +26,8 @@
  *   m_axis_*   the frames as sent, to the MAC (or a frame FIFO)
  *   m_stat_*   a status per frame, in order: the tag, err, the outcome
  *              (incw_tx_result), the bytes sent, the frame's and the
- *              body's length, the range's, the compress flag
+ *              body's length, the range's, the compress flag (with err:
+ *              the tag, and 0 in the rest)
  *   tp_*       the engine test port (nic_tport), granted between frames
  *
  * A pipeline of four stages, each working on its own frame, in order:
@@ -78,6 +79,9 @@ module nic_tx_dp #
     // the metadata's opaque tag, returned with the status (nic_tx: the
     // descriptor's address / 32)
     parameter TAG_W = 59,
+    // log2 of the record slots: the frames inside at once (nic_tx: 5, 32
+    // frames; the formal harness: fewer)
+    parameter SLOT_W = 5,
     // the beat in bits and bytes, log2 of its bytes, and log2 of the frame
     // ring's words (64 KiB; its credits: fr_free) (derived: leave them)
     parameter DATA_W = 32 * LANES,
@@ -160,7 +164,6 @@ localparam [7:0] R_COMPRESSED = 8'd0, R_NOT_ASKED = 8'd1, R_NOT_IP = 8'd2,
 // record slots: NR frames in flight at most
 // width mode (3): only where it is built (16 lanes, WIDTH)
 localparam WIDTH_OK = LANES == 16 && WIDTH != 0;
-localparam SLOT_W = 5;
 localparam [15:0] NR = 16'd1 << SLOT_W;
 // the rings, in words of a beat: the frame RAM 64 KiB (seven 9018-byte
 // frames, dozens of common ones), the body RAM 32 KiB (three bodies of the
@@ -1216,10 +1219,16 @@ wire        s_err = s_head && r_err;
 wire        as_go = s_head && !r_err && m_stat_ready;
 assign m_stat_valid = s_err || (s_state == S_SENDING && as_done) || s_state == S_HOLD;
 assign s_fire = m_stat_valid && m_stat_ready;
-assign {m_stat_tag, m_stat_err, m_stat_outcome, m_stat_sent, m_stat_len, m_stat_body,
-        m_stat_rlen, m_stat_comp} =
-    s_err ? {r_tag, 1'b1, r_outcome, r_sent, r_len, r_body, r_rlen, r_comp} :
-            {s_tag, 1'b0, s_outcome, s_sent, s_len, s_body, s_rlen, s_comp};
+// (the fields but the tag and err from S's registers, cleared as each
+// status is taken: 0 in an error's status, and a frame's counters come
+// from registers, not through the record's read)
+assign m_stat_tag = s_err ? r_tag : s_tag;
+assign m_stat_err = s_err;
+assign {m_stat_outcome, m_stat_sent, m_stat_len, m_stat_body, m_stat_rlen, m_stat_comp} =
+    {s_outcome, s_sent, s_len, s_body, s_rlen, s_comp};
+wire [7:0]  unused_r_outcome = r_outcome;
+wire [13:0] unused_r_lens = r_sent ^ r_len ^ r_body;
+wire [16:0] unused_r_rc = {r_rlen, r_comp};
 
 // the assembler's use of readers S and B
 wire         as_rda_valid, as_rdb_valid;
@@ -1286,6 +1295,8 @@ nic_assembler #(.DATA_W(DATA_W), .A_AW(FR_AW + BS), .B_AW(BR_AW + BS)) asm_tx (
 );
 
 always @(posedge clk) begin
+    if (s_fire)
+        {s_outcome, s_sent, s_len, s_body, s_rlen, s_comp} <= 0;
     case (s_state)
     S_IDLE: begin
         if (as_go) begin
@@ -1318,6 +1329,7 @@ always @(posedge clk) begin
     end
 
     if (rst) begin
+        {s_outcome, s_sent, s_len, s_body, s_rlen, s_comp} <= 0;
         s_state <= S_IDLE;
         s_idx <= 0;
         fr_free <= 0;

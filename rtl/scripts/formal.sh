@@ -41,8 +41,11 @@
 # bit-level model; ABC's bmc3 reaches depth 14 in about 75 s), and Debian
 # 12's boolector 1.5.118 predates the SMT-LIB interface yosys-smtbmc needs.
 #
-# Cut points (FORMAL_CUT, default none): instances of the modules named
-# are removed and their outputs become free inputs, new each cycle. Free
+# Cut points (FORMAL_CUT, default the harness's "// FORMAL_CUT:" line):
+# instances of the modules named are removed and their outputs become free
+# inputs, new each cycle; FORMAL_CUT_MEM (default its "// FORMAL_CUT_MEM:"
+# line): memories named as in the flattened design (dut.ram_a.mem; a
+# pattern may end in *), removed so that their read data is free. Free
 # outputs only add behaviours, so a property that holds with the cuts
 # holds without them (a failure could be spurious: the trace shows). The
 # engines used to be cut at their per-lane quantizer, dequantizer and
@@ -84,7 +87,6 @@ YOSYS=${YOSYS:-yosys}
 YOSYS_ABC=${YOSYS_ABC:-yosys-abc}
 PROVE=${FORMAL_PROVE:-pdr}
 TIMEOUT=${FORMAL_TIMEOUT:-1800}
-CUT=${FORMAL_CUT-}
 name="formal $TOP LANES=$LANES"
 [ -z "${FORMAL_DEFINES:-}" ] || name="$name (${FORMAL_DEFINES})"
 case $PROVE in pdr | ind) ;; *) echo "$0: FORMAL_PROVE is pdr or ind" >&2; exit 2 ;; esac
@@ -101,6 +103,10 @@ fail() {
 
 harness=$FV/fv_$TOP.v
 [ -f "$harness" ] || fail "no harness $harness"
+# the harness's own cut points (its "// FORMAL_CUT:" and "//
+# FORMAL_CUT_MEM:" lines), unless the environment names others
+CUT=${FORMAL_CUT-$(sed -n 's|^// FORMAL_CUT: *||p' "$harness")}
+CUT_MEM=${FORMAL_CUT_MEM-$(sed -n 's|^// FORMAL_CUT_MEM: *||p' "$harness")}
 command -v "$YOSYS" >/dev/null || fail "$YOSYS not found"
 command -v "$YOSYS_ABC" >/dev/null || fail "$YOSYS_ABC not found"
 mkdir -p "$B"
@@ -133,9 +139,16 @@ model() {
 		echo "read_verilog -formal $defs -I$NIC_DIR ${srcs[*]}"
 		[ "$LANES" = - ] || echo "chparam -set LANES $LANES fv_$TOP"
 		echo "hierarchy -check -top fv_$TOP"
-		for c in $CUT; do echo "delete t:$c"; done
+		# (a module with parameters is $paramod\NAME\PARAM=... or, with
+		# long ones, $paramod$HASH\NAME after hierarchy)
+		for c in $CUT; do
+			printf 'delete t:%s t:$paramod\\%s\\* t:$paramod$*\\%s\n' "$c" "$c" "$c"
+		done
 		cat <<EOF
 prep -flatten -top fv_$TOP
+EOF
+		for m in $CUT_MEM; do echo "delete c:$m"; done
+		cat <<EOF
 setattr -unset keep
 delete -output
 async2sync
@@ -171,7 +184,7 @@ EOF
 	t1=$(date +%s.%N)
 	ysecs=$(secs "$t0" "$t1")
 	echo "# model fv_$TOP${*:+ ($*)}: $(awk '$1 == "$_AND_" { a = $2 } $1 ~ /^[$]_DFF_/ { f = $2 }
-		END { print a + 0 " AND gates, " f + 0 " flip-flops" }' "$ylog"), cut: ${CUT:-none}; yosys ${ysecs} s (script $ys)"
+		END { print a + 0 " AND gates, " f + 0 " flip-flops" }' "$ylog"), cut: ${CUT:-none}${CUT_MEM:+; memories cut: $CUT_MEM}; yosys ${ysecs} s (script $ys)"
 }
 
 # solve bmc|pdr|ind: runs ABC on $tag.aig; sets result (pass, cex or
