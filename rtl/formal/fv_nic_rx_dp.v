@@ -71,6 +71,8 @@ module fv_nic_rx_dp #
     input  wire              m_axis_tready
 );
 
+`include "nic_beat_fns.vh"
+
 wire              s_frame_room;
 wire              m_meta_valid, m_meta_restore, m_meta_bad;
 wire [13:0]       m_meta_len;
@@ -136,15 +138,6 @@ axis_props #(.DATA_W(14 + 1 + 1 + 16 + 16), .KEEP_W(1), .USER_W(1), .ASSUME(0),
     .xfer(mm_xfer)
 );
 
-function [BS:0] ones;
-    input [BB-1:0] k;
-    integer i;
-    begin
-        ones = 0;
-        for (i = 0; i < BB; i = i + 1)
-            ones = ones + {{BS{1'b0}}, k[i]};
-    end
-endfunction
 
 // the frame beats taken (as the design drives tvalid: chk_m may see a
 // broken one, FV_BREAK_VALID)
@@ -158,8 +151,8 @@ reg  [13:0] del_len [0:15];
 reg  [13:0] in_bytes = 0, out_bytes = 0;
 reg         in_frame = 1'b0;
 wire        mac_beat = s_axis_tvalid && !rst;
-wire [13:0] in_next = in_bytes + {{(13 - BS){1'b0}}, ones(s_axis_tkeep)};
-wire [13:0] out_next = out_bytes + {{(13 - BS){1'b0}}, ones(m_axis_tkeep)};
+wire [13:0] in_next = in_bytes + {{(13 - BS){1'b0}}, ones_k(s_axis_tkeep)};
+wire [13:0] out_next = out_bytes + {{(13 - BS){1'b0}}, ones_k(m_axis_tkeep)};
 integer i;
 always @(posedge clk) begin
     if (mac_beat) begin

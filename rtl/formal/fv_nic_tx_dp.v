@@ -75,6 +75,8 @@ module fv_nic_tx_dp #
     input  wire              m_stat_ready
 );
 
+`include "nic_beat_fns.vh"
+
 localparam TAG_W = 8;
 
 wire              s_meta_ready, s_axis_tready;
@@ -176,16 +178,7 @@ reg  [TAG_W-1:0] n_stat = 0, n_ok = 0, n_mlast = 0;
 reg  [15:0]      exp_err = 0;
 reg  [14:0]      m_bytes = 0, m_last_bytes = 0;
 wire [BS:0]      keep_n;
-function [BS:0] ones;
-    input [BB-1:0] k;
-    integer i;
-    begin
-        ones = 0;
-        for (i = 0; i < BB; i = i + 1)
-            ones = ones + {{BS{1'b0}}, k[i]};
-    end
-endfunction
-assign keep_n = ones(m_axis_tkeep);
+assign keep_n = ones_k(m_axis_tkeep);
 integer i;
 always @(posedge clk) begin
     if (mt_xfer) begin
