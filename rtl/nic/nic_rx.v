@@ -64,7 +64,7 @@ module nic_rx #
     input  wire          s_axis_tuser,
     // room for a whole frame of MAX_FRAME bytes now, even if one ended a
     // clock ago (internal loopback holds TX frames back until then)
-    output reg           s_frame_room = 1'b0,
+    output wire          s_frame_room,
 
     output wire          rd_req_valid,
     input  wire          rd_req_ready,
