@@ -265,18 +265,17 @@ wire        wq_push, wq_pop;
 localparam WA_IDLE = 1'b0, WA_CHK = 1'b1;
 reg         wa_state = WA_IDLE;
 
-
-// (WA_CHK: the record and the FIFO's head are in registers a clock before)
+// (WA_CHK: the metadata and the FIFO's head are there a clock before)
 // a descriptor was posted for it as WA took it (then WA waits for it to be
 // read, RX_EN or not, unless nothing is being read with RX off)
 reg  wa_buf = 1'b0;
 // the head was read again for this frame (after it looked too small)
 reg  wa_rechk = 1'b0;
-// the head's buffer against the record's frame, compared a clock before:
-// valid (wa_lt_ok) when the head was there then (the record at wa_slot and
-// the head at d_rp are unchanged until WA is done with them); taking or
-// refusing it waits for that (the compare of two multiplexed 16-bit
-// fields is not then in front of the assembler's start)
+// the head's buffer against the frame's length, compared a clock before:
+// valid (wa_lt_ok) when the head was there then (the metadata and the
+// head at d_rp are unchanged until WA is done with them); the verdict
+// waits for that (the compare of two multiplexed 16-bit fields is not
+// then in front of the assembler's start)
 reg  wa_lt = 1'b0, wa_lt_ok = 1'b0;
 wire wa_starved = !rx_en && d_qp == d_rp && d_state == D_IDLE;
 wire wa_toosmall = wa_state == WA_CHK && !w_bad && wa_buf && !d_flush && d_avail != 0 &&

@@ -243,8 +243,9 @@ reg  [63:0] tr_req_addr = 0;
 reg  [13:0] tr_req_len = 0;
 reg  [13:0] tr_left = 0;        // the frame's bytes after this chunk
 wire [13:0] tr_next = tr_left > RD_CHUNK ? RD_CHUNK : tr_left;
-// TR takes the head: a record slot is free, the metadata queue and tk have room,
-// and (but for a descriptor in error) the ring has room for the frame
+// TR takes the head: a record slot is free, the metadata queue and tk
+// have room, and (but for a descriptor in error) the ring has room for
+// the frame
 wire        tr_busy = tr_req || tr_left != 0;  // a frame's chunks are being asked for
 wire        tr_go = !tr_busy && dq_cnt != 0 && f_inflight < NR && fq_cnt != FQ_N &&
                     (t_err || (t_fits && !tk_full && tr_out < TR_MAX));

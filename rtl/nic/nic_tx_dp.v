@@ -544,8 +544,9 @@ reg  [15:0]  rk_start = 0;
 reg  [13:0]  rk_len = 0;
 wire         rk_ready;
 // both start in PI_GO, together (each is idle again once the previous
-// frame's range has left it, the pass once its sums were taken), once the body ring has room for the largest
-// body the range can give (then reserved)
+// frame's range has left it, the pass once its sums were taken), once
+// the body ring has room for the largest body the range can give (then
+// reserved)
 wire b_fits;
 assign rc_go = pi_state == PI_GO && rc_ready && rk_ready && b_fits && !tp_req && !tp_gnt;
 assign rk_go = rc_go;
